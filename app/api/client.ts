@@ -1,0 +1,130 @@
+// The one client every front end uses. It speaks frames over a Transport (Electron IPC or a
+// WebSocket), validates what comes back and rebuilds remote errors. Pure: no DOM, no Node.
+import {
+  commands,
+  isCommandName,
+  type CommandName,
+  type CommandRequest,
+  type CommandResponse,
+} from './commands.ts';
+import { ApiDisconnectedError, RemoteCommandError, UnknownCommandError } from './errors.ts';
+import type { ApiEvent, ApiEventKind, ApiEventOf } from './events.ts';
+import { HostFrame, type RequestFrame } from './protocol.ts';
+import { parsePayload } from './validate.ts';
+
+/** Carries frames to an engine and back. Implementations: WebSocket (serve mode), Electron IPC. */
+export interface Transport {
+  send(frame: RequestFrame): void;
+  /** Registers the single frame sink; the client calls it once. */
+  onFrame(sink: (frame: unknown) => void): void;
+  /** Called once if the connection is lost for good. */
+  onClose(sink: (reason: string) => void): void;
+  close(): void;
+}
+
+export type Unsubscribe = () => void;
+
+export interface ApiClient {
+  call<C extends CommandName>(command: C, request: CommandRequest<C>): Promise<CommandResponse<C>>;
+  on<K extends ApiEventKind>(kind: K, listener: (event: ApiEventOf<K>) => void): Unsubscribe;
+  onAny(listener: (event: ApiEvent) => void): Unsubscribe;
+  dispose(): void;
+}
+
+interface Pending {
+  command: CommandName;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+export function createApiClient(transport: Transport): ApiClient {
+  const pending = new Map<number, Pending>();
+  const listeners = new Set<(event: ApiEvent) => void>();
+  let nextId = 1;
+  let closedReason: string | null = null;
+
+  const failAll = (reason: string) => {
+    closedReason ??= reason;
+    for (const [id, call] of pending) {
+      pending.delete(id);
+      call.reject(new ApiDisconnectedError(reason));
+    }
+  };
+
+  transport.onClose(failAll);
+  transport.onFrame((raw) => {
+    let frame: HostFrame;
+    try {
+      frame = parsePayload(HostFrame, raw, 'frame from the engine');
+    } catch (error) {
+      reportProtocolError(error);
+      return;
+    }
+    if (frame.kind === 'event') {
+      for (const listener of listeners) listener(frame.event);
+      return;
+    }
+    const call = pending.get(frame.id);
+    if (!call) return;
+    pending.delete(frame.id);
+    if (!frame.ok) {
+      call.reject(
+        new RemoteCommandError(frame.error.name, frame.error.message, frame.error.fields),
+      );
+      return;
+    }
+    try {
+      call.resolve(
+        parsePayload(
+          commands[call.command].response,
+          frame.result,
+          `response of '${call.command}'`,
+        ),
+      );
+    } catch (error) {
+      call.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+
+  return {
+    call(command, request) {
+      if (!isCommandName(command)) return Promise.reject(new UnknownCommandError(command));
+      if (closedReason !== null) return Promise.reject(new ApiDisconnectedError(closedReason));
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { command, resolve: resolve as (value: unknown) => void, reject });
+        try {
+          transport.send({ kind: 'request', id, command, payload: request });
+        } catch (error) {
+          pending.delete(id);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    },
+    on(kind, listener) {
+      const filtered = (event: ApiEvent) => {
+        if (event.kind === kind) listener(event as ApiEventOf<typeof kind>);
+      };
+      listeners.add(filtered);
+      return () => listeners.delete(filtered);
+    },
+    onAny(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dispose() {
+      failAll('the client was disposed');
+      listeners.clear();
+      transport.close();
+    },
+  };
+}
+
+function reportProtocolError(error: unknown): void {
+  // A malformed frame is the engine's bug, not the user's; it is logged, never thrown into a view.
+  console.error('[rlm-studio api] dropped a malformed frame:', error);
+}
+
+/** What the Electron preload exposes on `window[exposedApiKey]`: the client, minus its lifetime. */
+export type ExposedApi = Pick<ApiClient, 'call' | 'on' | 'onAny'>;
+export const exposedApiKey = 'rlmStudio';

@@ -1,0 +1,15 @@
+// app/api: the one typed contract between the engine and any front end. Pure (zod only), so the
+// renderer, the preload and the engine all import it.
+export * from './commands.ts';
+export * from './events.ts';
+export * from './protocol.ts';
+export * from './errors.ts';
+export { parsePayload } from './validate.ts';
+export {
+  createApiClient,
+  exposedApiKey,
+  type ApiClient,
+  type ExposedApi,
+  type Transport,
+  type Unsubscribe,
+} from './client.ts';

@@ -1,0 +1,2 @@
+// app/cli: the `rlm-studio` command. A composition root: it may wire training/ into app/ later.
+export { buildProgram } from './program.ts';

@@ -1,0 +1,18 @@
+// The `rlm-studio` command tree. Later issues add subcommands here (ingest, run, eval, train, ...).
+import { Command } from 'commander';
+import { appVersion } from '../host/index.ts';
+import { serveCommand } from './serve-command.ts';
+
+export function buildProgram(): Command {
+  return new Command('rlm-studio')
+    .description(
+      'RLM Studio: run, debug, score and fine-tune Recursive Language Models over paper sets',
+    )
+    .version(appVersion())
+    .option(
+      '--workspace <dir>',
+      'workspace directory (default: $RLM_STUDIO_WORKSPACE, else the user data directory)',
+    )
+    .showHelpAfterError()
+    .addCommand(serveCommand());
+}

@@ -1,0 +1,9 @@
+// app/host: binds app/api commands to the engine's services; transports carry frames to it.
+export { createHost, type Host, type CommandHandlers } from './host.ts';
+export {
+  createEngineHost,
+  appVersion,
+  NativeDialogUnavailableError,
+  type DialogService,
+  type EngineOptions,
+} from './engine.ts';

@@ -1,0 +1,51 @@
+// Opens a workspace database with the settings every connection needs: WAL so readers never block
+// the writer, FULL sync so a committed transaction survives a crash, foreign keys on.
+import { DatabaseSync } from 'node:sqlite';
+
+export class WorkspaceDatabaseError extends Error {
+  override readonly name = 'WorkspaceDatabaseError';
+  constructor(path: string, cause: unknown) {
+    super(
+      `Cannot open the workspace database '${path}': ${cause instanceof Error ? cause.message : String(cause)}. ` +
+        'Check that the folder is writable, or pass another one with --workspace DIR',
+      { cause },
+    );
+  }
+}
+
+export function openDatabase(path: string): DatabaseSync {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(path);
+  } catch (error) {
+    throw new WorkspaceDatabaseError(path, error);
+  }
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+  } catch (error) {
+    db.close();
+    throw new WorkspaceDatabaseError(path, error);
+  }
+  return db;
+}
+
+/** Runs `work` in one IMMEDIATE transaction: all of it is committed, or none of it. */
+export function transaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export function integrityCheck(db: DatabaseSync): string {
+  const row = db.prepare('PRAGMA integrity_check').get() as { integrity_check: string } | undefined;
+  return row?.integrity_check ?? 'no answer';
+}

@@ -1,0 +1,18 @@
+// app/store: the workspace on disk (SQLite through node:sqlite).
+export { openDatabase, transaction, integrityCheck, WorkspaceDatabaseError } from './database.ts';
+export {
+  migrate,
+  migrations,
+  schemaVersion,
+  WorkspaceTooNewError,
+  type Migration,
+} from './migrations.ts';
+export { SettingsStore, defaultSettings } from './settings.ts';
+export {
+  openWorkspace,
+  defaultWorkspaceDir,
+  databaseFileName,
+  WorkspaceCorruptError,
+  type Workspace,
+  type PlatformContext,
+} from './workspace.ts';

@@ -1,0 +1,64 @@
+// Schema migrations. Each runs once, in its own transaction, and is recorded in schema_migrations;
+// a database written by a newer version of the app is refused rather than damaged.
+import type { DatabaseSync } from 'node:sqlite';
+import { transaction } from './database.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'settings',
+    sql: `CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            updated_at INTEGER NOT NULL
+          ) STRICT;`,
+  },
+];
+
+export class WorkspaceTooNewError extends Error {
+  override readonly name = 'WorkspaceTooNewError';
+  constructor(found: number, known: number) {
+    super(
+      `This workspace was written by a newer RLM Studio (schema ${found}; this one knows up to ${known}). ` +
+        'Update RLM Studio, or open another workspace with --workspace DIR',
+    );
+  }
+}
+
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as
+    { version: number | null } | undefined;
+  return row?.version ?? 0;
+}
+
+/** Brings the database up to the newest schema; returns the versions it applied. */
+export function migrate(db: DatabaseSync, all: readonly Migration[] = migrations): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+             version INTEGER PRIMARY KEY,
+             name TEXT NOT NULL,
+             applied_at INTEGER NOT NULL
+           ) STRICT`);
+  const known = all.at(-1)?.version ?? 0;
+  const current = schemaVersion(db);
+  if (current > known) throw new WorkspaceTooNewError(current, known);
+  const applied: number[] = [];
+  for (const migration of all) {
+    if (migration.version <= current) continue;
+    transaction(db, () => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        Date.now(),
+      );
+    });
+    applied.push(migration.version);
+  }
+  return applied;
+}

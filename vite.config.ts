@@ -1,0 +1,15 @@
+// Builds the renderer (renderer/) into dist/renderer, served by `rlm-studio serve` and loaded by
+// the Electron shell. Relative base so both file-less hosts (app:// protocol, http) work.
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: 'renderer',
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: '../dist/renderer',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+});
