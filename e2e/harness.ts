@@ -1,0 +1,87 @@
+// Browser-test harness: starts the real `rlm-studio serve` on a fresh workspace and drives Debian's
+// Chromium through playwright-core. Screenshots land in test-artifacts/e2e/.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+const root = new URL('..', import.meta.url).pathname;
+export const artifactsDir = join(root, 'test-artifacts', 'e2e');
+
+export interface ServedApp {
+  url: string;
+  origin: string;
+  workspace: string;
+  stop(): Promise<void>;
+}
+
+export async function serveApp(): Promise<ServedApp> {
+  const workspace = mkdtempSync(join(tmpdir(), 'rlm-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, 'bin', 'rlm-studio.js'), '--workspace', workspace, 'serve', '--json'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const newline = out.indexOf('\n');
+      if (newline >= 0) resolve(out.slice(0, newline));
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`rlm-studio serve exited with ${String(code)}`));
+    });
+  });
+  const { url } = JSON.parse(line) as { url: string };
+  return {
+    url,
+    origin: new URL(url).origin,
+    workspace,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, with a fresh profile (playwright passes it as --user-data-dir). */
+export async function launchBrowser(): Promise<BrowserSession> {
+  const userDataDir = mkdtempSync(join(tmpdir(), 'rlm-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-quic',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(artifactsDir, { recursive: true });
+  const path = join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,29 @@
+// The five views of the app in sidebar order, with their routes and their Mod+digit shortcuts.
+import { viewIds, type ViewId } from '../../../app/api/index.ts';
+
+export interface ViewEntry {
+  id: ViewId;
+  label: string;
+  path: string;
+  /** Key spec of the shortcut that opens it. */
+  keys: string;
+}
+
+const viewLabels: Record<ViewId, string> = {
+  papers: 'Papers',
+  run: 'Run',
+  runs: 'Runs',
+  eval: 'Eval',
+  train: 'Train',
+};
+
+export function viewPath(id: ViewId): string {
+  return `/${id}`;
+}
+
+export const views: readonly ViewEntry[] = viewIds.map((id, index) => ({
+  id,
+  label: viewLabels[id],
+  path: viewPath(id),
+  keys: `Mod+${String(index + 1)}`,
+}));
