@@ -1,0 +1,135 @@
+// Bundles the desktop shell with esbuild: electron/main.ts -> dist/electron/main.cjs (Node, CJS)
+// and electron/preload.ts -> dist/electron/preload.cjs (sandboxed: it may require only 'electron').
+import { statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+export type BundleName = 'main' | 'preload';
+
+/** A bundle reaches a module its runtime cannot load (e.g. a Node built-in from the sandboxed preload). */
+export class BundleBoundaryError extends Error {
+  override readonly name = 'BundleBoundaryError';
+  constructor(bundle: BundleName, modules: readonly string[]) {
+    const names = modules.map((m) => `'${m}'`).join(', ');
+    const rule =
+      bundle === 'preload'
+        ? "a sandboxed preload can require only 'electron': import pure code (app/api) instead"
+        : "the packaged app resolves only 'electron' and Node built-ins: stop importing the module that needs them, or bundle a pure alternative";
+    super(`The ${bundle} bundle would require ${names} at run time; ${rule}`);
+  }
+}
+
+/** esbuild reported warnings: treated as errors so a silently broken bundle never ships. */
+export class BundleWarningError extends Error {
+  override readonly name = 'BundleWarningError';
+  constructor(bundle: BundleName, warnings: readonly string[]) {
+    super(`The ${bundle} bundle built with warnings; fix them: ${warnings.join(' | ')}`);
+  }
+}
+
+// app/ is ESM and reads files relative to import.meta.url; in CommonJS that URL is the bundle's own.
+const importMetaShim =
+  "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;";
+
+export type BundleOptions = BuildOptions & { metafile: true; outfile: string };
+
+export interface BuildPaths {
+  root: string;
+  /** Where main.cjs and preload.cjs go; dist/electron under root unless a test moves them. */
+  outDir?: string;
+}
+
+export function electronBuildOptions(
+  paths: BuildPaths = { root: projectRoot },
+): Record<BundleName, BundleOptions> {
+  const { root } = paths;
+  const outDir = paths.outDir ?? join(root, 'dist', 'electron');
+  const common = {
+    bundle: true,
+    format: 'cjs',
+    external: ['electron'],
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'silent',
+    absWorkingDir: root,
+  } as const satisfies BuildOptions;
+  return {
+    main: {
+      ...common,
+      entryPoints: [join(root, 'electron', 'main.ts')],
+      outfile: join(outDir, 'main.cjs'),
+      platform: 'node',
+      target: 'node22',
+      banner: { js: importMetaShim },
+      define: {
+        'import.meta.url': '__importMetaUrl',
+        'import.meta.dirname': '__dirname',
+        'import.meta.filename': '__filename',
+      },
+    },
+    preload: {
+      ...common,
+      entryPoints: [join(root, 'electron', 'preload.ts')],
+      outfile: join(outDir, 'preload.cjs'),
+      // 'browser' makes any Node built-in a build error instead of a crash in the sandbox.
+      platform: 'browser',
+      target: 'es2024',
+    },
+  };
+}
+
+const nodeBuiltins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+/** The modules a bundle requires at run time that its runtime cannot provide. */
+export function forbiddenRuntimeImports(bundle: BundleName, metafile: Metafile): string[] {
+  const allowed = (path: string) =>
+    path === 'electron' ||
+    (bundle === 'main' && (nodeBuiltins.has(path) || path.startsWith('node:')));
+  const external = Object.values(metafile.outputs).flatMap((output) =>
+    output.imports.filter((entry) => entry.external === true).map((entry) => entry.path),
+  );
+  return [...new Set(external.filter((path) => !allowed(path)))].sort();
+}
+
+export interface BuiltBundle {
+  bundle: BundleName;
+  outfile: string;
+  bytes: number;
+}
+
+export async function buildElectron(
+  paths: BuildPaths = { root: projectRoot },
+): Promise<BuiltBundle[]> {
+  const options = electronBuildOptions(paths);
+  const names: BundleName[] = ['main', 'preload'];
+  return Promise.all(
+    names.map(async (bundle): Promise<BuiltBundle> => {
+      const result = await build(options[bundle]);
+      if (result.warnings.length > 0) {
+        throw new BundleWarningError(
+          bundle,
+          result.warnings.map((w) => w.text),
+        );
+      }
+      const forbidden = forbiddenRuntimeImports(bundle, result.metafile);
+      if (forbidden.length > 0) throw new BundleBoundaryError(bundle, forbidden);
+      const { outfile } = options[bundle];
+      return { bundle, outfile, bytes: statSync(outfile).size };
+    }),
+  );
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    for (const { outfile, bytes } of await buildElectron()) {
+      console.log(`built ${relative(projectRoot, outfile)} (${(bytes / 1024).toFixed(0)} KiB)`);
+    }
+  } catch (error) {
+    console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
+    process.exitCode = 1;
+  }
+}
