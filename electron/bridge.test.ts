@@ -1,17 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   createApiClient,
+  createBridgeTransport,
   exposedApiKey,
   ipcChannels,
-  RemoteCommandError,
-  type ExposedApi,
+  type ExposedBridge,
 } from '../app/api/index.ts';
-import {
-  createIpcTransport,
-  exposeApi,
-  type ContextBridgeLike,
-  type IpcRendererLike,
-} from './bridge.ts';
+import { exposeBridge, type ContextBridgeLike, type IpcRendererLike } from './bridge.ts';
 
 type RendererListener = (event: unknown, ...args: unknown[]) => void;
 
@@ -39,6 +34,15 @@ function fakeIpcRenderer(answer: (frame: unknown) => Promise<unknown>) {
   return { ipcRenderer, invoked, push, count };
 }
 
+function expose(ipcRenderer: IpcRendererLike) {
+  const exposed = new Map<string, ExposedBridge>();
+  const contextBridge: ContextBridgeLike = {
+    exposeInMainWorld: (key, api) => exposed.set(key, api),
+  };
+  exposeBridge(contextBridge, ipcRenderer);
+  return exposed;
+}
+
 const echo = (frame: unknown) => {
   const { id, payload } = frame as { id: number; payload: { message: string } };
   return Promise.resolve({
@@ -49,80 +53,90 @@ const echo = (frame: unknown) => {
   });
 };
 
-describe('createIpcTransport', () => {
-  it('sends a request on the request channel and resolves the call with the answer', async () => {
+describe('exposeBridge', () => {
+  it('exposes one key holding exactly request and onEvent', () => {
+    const exposed = expose(fakeIpcRenderer(echo).ipcRenderer);
+    expect([...exposed.keys()]).toEqual([exposedApiKey]);
+    const bridge = exposed.get(exposedApiKey);
+    expect(Object.keys(bridge ?? {}).sort()).toEqual(['onEvent', 'request']);
+  });
+
+  it('invokes the request channel with the frame and resolves with the raw answer', async () => {
     const fake = fakeIpcRenderer(echo);
-    const client = createApiClient(createIpcTransport(fake.ipcRenderer));
-    await expect(client.call('app.ping', { message: 'hello' })).resolves.toEqual({
-      message: 'hello',
-      receivedAt: 1,
+    const bridge = expose(fake.ipcRenderer).get(exposedApiKey);
+    const frame = {
+      kind: 'request',
+      id: 4,
+      command: 'app.ping',
+      payload: { message: 'hi' },
+    } as const;
+    await expect(bridge?.request(frame)).resolves.toEqual({
+      kind: 'response',
+      id: 4,
+      ok: true,
+      result: { message: 'hi', receivedAt: 1 },
     });
-    expect(fake.invoked).toEqual([
-      {
-        channel: ipcChannels.request,
-        args: [{ kind: 'request', id: 1, command: 'app.ping', payload: { message: 'hello' } }],
-      },
-    ]);
+    expect(fake.invoked).toEqual([{ channel: ipcChannels.request, args: [frame] }]);
   });
 
-  it('rebuilds an error response as the remote error', async () => {
-    const fake = fakeIpcRenderer((frame) =>
-      Promise.resolve({
-        kind: 'response',
-        id: (frame as { id: number }).id,
-        ok: false,
-        error: { name: 'WorkspaceCorruptError', message: 'restore it' },
-      }),
-    );
-    const client = createApiClient(createIpcTransport(fake.ipcRenderer));
-    const failure = client.call('settings.get', {});
-    await expect(failure).rejects.toBeInstanceOf(RemoteCommandError);
-    await expect(failure).rejects.toMatchObject({ name: 'WorkspaceCorruptError' });
-  });
-
-  it('turns a failed invoke into a rejected call naming the command', async () => {
+  it('lets a failed invoke reject as it is', async () => {
     const fake = fakeIpcRenderer(() => Promise.reject(new Error('No handler registered')));
-    const client = createApiClient(createIpcTransport(fake.ipcRenderer));
+    const bridge = expose(fake.ipcRenderer).get(exposedApiKey);
+    await expect(
+      bridge?.request({ kind: 'request', id: 1, command: 'settings.get', payload: {} }),
+    ).rejects.toThrow('No handler registered');
+  });
+
+  it('passes event payloads to onEvent listeners until they unsubscribe', () => {
+    const fake = fakeIpcRenderer(echo);
+    const bridge = expose(fake.ipcRenderer).get(exposedApiKey);
+    const listener = vi.fn();
+    const unsubscribe = bridge?.onEvent(listener);
+    expect(fake.count(ipcChannels.event)).toBe(1);
+    fake.push(ipcChannels.event, { kind: 'menu.showShortcuts', at: 5 });
+    unsubscribe?.();
+    fake.push(ipcChannels.event, { kind: 'menu.showShortcuts', at: 6 });
+    expect(listener.mock.calls).toEqual([[{ kind: 'menu.showShortcuts', at: 5 }]]);
+    expect(fake.count(ipcChannels.event)).toBe(0);
+  });
+
+  it('carries a page-side client: calls, remote errors, failed invokes and events', async () => {
+    let fail: Error | null = null;
+    const fake = fakeIpcRenderer((frame) => {
+      if (fail) return Promise.reject(fail);
+      const { id, command } = frame as { id: number; command: string };
+      if (command === 'settings.get') {
+        return Promise.resolve({
+          kind: 'response',
+          id,
+          ok: false,
+          error: { name: 'WorkspaceCorruptError', message: 'restore it' },
+        });
+      }
+      return echo(frame);
+    });
+    const bridge = expose(fake.ipcRenderer).get(exposedApiKey);
+    if (!bridge) throw new Error('nothing exposed');
+    const client = createApiClient(createBridgeTransport(bridge));
+    const seen: unknown[] = [];
+    client.onAny((event) => seen.push(event));
+
+    await expect(client.call('app.ping', { message: 'x' })).resolves.toMatchObject({
+      message: 'x',
+    });
+    await expect(client.call('settings.get', {})).rejects.toMatchObject({
+      name: 'WorkspaceCorruptError',
+      message: 'restore it',
+    });
+    fail = new Error('No handler registered');
     await expect(client.call('settings.get', {})).rejects.toMatchObject({
       name: 'IpcInvokeError',
       message: expect.stringContaining("'settings.get' (No handler registered)") as unknown,
     });
-  });
-
-  it('delivers events pushed on the event channel, and stops after dispose', () => {
-    const fake = fakeIpcRenderer(echo);
-    const client = createApiClient(createIpcTransport(fake.ipcRenderer));
-    const seen: unknown[] = [];
-    client.onAny((event) => seen.push(event));
-
     fake.push(ipcChannels.event, { kind: 'menu.navigate', view: 'runs', at: 3 });
     client.dispose();
     fake.push(ipcChannels.event, { kind: 'menu.toggleTheme', at: 4 });
-
     expect(seen).toEqual([{ kind: 'menu.navigate', view: 'runs', at: 3 }]);
     expect(fake.count(ipcChannels.event)).toBe(0);
-  });
-});
-
-describe('exposeApi', () => {
-  it('exposes one key holding exactly call, on and onAny, bound to the client', async () => {
-    const exposed = new Map<string, ExposedApi>();
-    const bridge: ContextBridgeLike = {
-      exposeInMainWorld: (key, api) => exposed.set(key, api),
-    };
-    const fake = fakeIpcRenderer(echo);
-    exposeApi(bridge, createApiClient(createIpcTransport(fake.ipcRenderer)));
-
-    expect([...exposed.keys()]).toEqual([exposedApiKey]);
-    const api = exposed.get(exposedApiKey);
-    expect(Object.keys(api ?? {}).sort()).toEqual(['call', 'on', 'onAny']);
-
-    const listener = vi.fn();
-    const unsubscribe = api?.on('menu.showShortcuts', listener);
-    fake.push(ipcChannels.event, { kind: 'menu.showShortcuts', at: 5 });
-    unsubscribe?.();
-    fake.push(ipcChannels.event, { kind: 'menu.showShortcuts', at: 6 });
-    expect(listener).toHaveBeenCalledTimes(1);
-    await expect(api?.call('app.ping', { message: 'x' })).resolves.toMatchObject({ message: 'x' });
   });
 });

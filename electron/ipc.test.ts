@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHost, type Host } from '../app/host/index.ts';
-import { ipcChannels, type ApiEvent } from '../app/api/index.ts';
+import { createHost, type CommandHandlers, type Host } from '../app/host/index.ts';
+import { commandNames, ipcChannels, type ApiEvent } from '../app/api/index.ts';
 import {
   bindHostToIpc,
   type IpcInvokeEventLike,
@@ -42,10 +42,16 @@ function fakeContents() {
 }
 
 function testHost(): Host {
+  const unused = Object.fromEntries(
+    commandNames.map((name) => [
+      name,
+      () => {
+        throw new Error(`${name} is not used by these tests`);
+      },
+    ]),
+  ) as unknown as CommandHandlers;
   return createHost({
-    'app.info': () => {
-      throw new Error('not used');
-    },
+    ...unused,
     'app.ping': ({ message }) => ({ message, receivedAt: 42 }),
     'settings.get': () => ({ theme: 'system' }),
     'settings.update': () => ({ theme: 'dark' }),

@@ -9,11 +9,54 @@ import { fileURLToPath } from 'node:url';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentSecurityPolicy } from '../app/serve/csp.ts';
-import type { ApiEvent, ExposedApi } from '../app/api/index.ts';
+import {
+  createApiClient,
+  createBridgeTransport,
+  type ApiClient,
+  type ApiEvent,
+  type ExposedBridge,
+} from '../app/api/index.ts';
 import { buildElectron } from '../scripts/build-electron.ts';
 
 type Listener = (...args: unknown[]) => unknown;
 type ProtocolHandler = (request: { url: string }) => Promise<Response>;
+
+/** What contextBridge does to an error crossing it: only the message survives. */
+function stripped(error: unknown): Error {
+  return new Error(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * The exposed object as the page sees it: each function proxied, values cloned, and errors (thrown
+ * or rejected) stripped to their message, as Electron's contextBridge does.
+ */
+function acrossContextBridge(api: unknown): unknown {
+  if (typeof api !== 'object' || api === null) return structuredClone(api);
+  return Object.fromEntries(
+    Object.entries(api as Record<string, unknown>).map(([key, value]) => {
+      if (typeof value !== 'function') return [key, structuredClone(value)];
+      const proxy = (...args: unknown[]): unknown => {
+        let result: unknown;
+        try {
+          const cloned = args.map((arg) =>
+            typeof arg === 'function' ? arg : structuredClone(arg),
+          );
+          result = Reflect.apply(value as (...inner: unknown[]) => unknown, api, cloned);
+        } catch (error) {
+          throw stripped(error);
+        }
+        if (result instanceof Promise) {
+          return result.then(
+            (resolved: unknown) => structuredClone(resolved),
+            (error: unknown) => Promise.reject(stripped(error)),
+          );
+        }
+        return typeof result === 'function' ? result : structuredClone(result);
+      };
+      return [key, proxy];
+    }),
+  );
+}
 
 function createFakeElectron(dir: string) {
   const appListeners = new Map<string, Listener>();
@@ -89,7 +132,7 @@ function createFakeElectron(dir: string) {
     },
     shell: { openExternal: vi.fn(() => Promise.resolve()) },
     contextBridge: {
-      exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api),
+      exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, acrossContextBridge(api)),
     },
     ipcRenderer: {
       // What IPC does: structured-clone both ways, with the sending frame's URL on the event.
@@ -118,7 +161,7 @@ const outDir = join(dir, 'dist', 'electron');
 const workspaceDir = join(dir, 'workspace');
 const fake = createFakeElectron(dir);
 const savedArgv = process.argv;
-let api: ExposedApi;
+let api: ApiClient;
 
 beforeAll(async () => {
   await buildElectron({ root: projectRoot, outDir });
@@ -138,7 +181,10 @@ beforeAll(async () => {
   require('./main.cjs');
   await new Promise((resolve) => setImmediate(resolve));
   require('./preload.cjs');
-  api = fake.state.exposed.get('rlmStudio') as ExposedApi;
+  // What the page does (renderer/src/api/connection.ts): build the client over the exposed frames.
+  api = createApiClient(
+    createBridgeTransport(fake.state.exposed.get('rlmStudio') as ExposedBridge),
+  );
 }, 60_000);
 
 afterAll(() => {
@@ -180,6 +226,18 @@ describe('the bundled desktop shell', () => {
       shell: 'electron',
       capabilities: { nativeDialogs: true },
     });
+  });
+
+  it('keeps a failing command’s error name and fields across the bridge', async () => {
+    await expect(
+      // @ts-expect-error: an invalid payload on purpose; the engine must refuse it.
+      api.call('dialog.openPaths', { title: 42 }),
+    ).rejects.toMatchObject({
+      name: 'ApiValidationError',
+      fields: ['title'],
+      message: expect.stringContaining("field 'title'") as unknown,
+    });
+    expect(fake.showOpenDialog).not.toHaveBeenCalled();
   });
 
   it('answers the native dialog through Electron’s dialog', async () => {

@@ -1,11 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exposedApiKey, ipcChannels } from '../app/api/index.ts';
 
-const { exposeInMainWorld, on } = vi.hoisted(() => ({ exposeInMainWorld: vi.fn(), on: vi.fn() }));
+const { exposeInMainWorld, invoke, on } = vi.hoisted(() => ({
+  exposeInMainWorld: vi.fn(),
+  invoke: vi.fn(() => Promise.resolve({ kind: 'response', id: 1, ok: true, result: null })),
+  on: vi.fn(),
+}));
 
 vi.mock('electron', () => ({
   contextBridge: { exposeInMainWorld },
-  ipcRenderer: { invoke: vi.fn(), on, removeListener: vi.fn() },
+  ipcRenderer: { invoke, on, removeListener: vi.fn() },
 }));
 
 afterEach(() => {
@@ -13,14 +17,25 @@ afterEach(() => {
 });
 
 describe('the preload', () => {
-  it('exposes only call/on/onAny under the api key, and listens for events', async () => {
+  it('exposes only request/onEvent under the api key, wired to ipcRenderer', async () => {
     await import('./preload.ts');
 
     expect(exposeInMainWorld).toHaveBeenCalledTimes(1);
-    const [key, api] = exposeInMainWorld.mock.calls[0] as [string, object];
+    const [key, api] = exposeInMainWorld.mock.calls[0] as [string, Record<string, unknown>];
     expect(key).toBe(exposedApiKey);
-    expect(Object.keys(api).sort()).toEqual(['call', 'on', 'onAny']);
+    expect(Object.keys(api).sort()).toEqual(['onEvent', 'request']);
     expect(Object.values(api).every((value) => typeof value === 'function')).toBe(true);
+    // Nothing is listened to until the page subscribes.
+    expect(on).not.toHaveBeenCalled();
+
+    const bridge = api as {
+      request: (frame: unknown) => Promise<unknown>;
+      onEvent: (listener: (event: unknown) => void) => () => void;
+    };
+    const frame = { kind: 'request', id: 1, command: 'app.info', payload: {} };
+    await bridge.request(frame);
+    expect(invoke).toHaveBeenCalledWith(ipcChannels.request, frame);
+    bridge.onEvent(() => undefined);
     expect(on).toHaveBeenCalledWith(ipcChannels.event, expect.any(Function));
   });
 });

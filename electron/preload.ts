@@ -1,7 +1,6 @@
-// The sandboxed preload: builds the api client over IPC and exposes only its call/on/onAny to the
-// page. Bundled to CommonJS with everything but 'electron' inlined (a sandbox may require nothing else).
+// The sandboxed preload: exposes plain request/event frames to the page, which builds the api client
+// itself. Bundled to CommonJS with everything but 'electron' inlined (a sandbox may require nothing else).
 import { contextBridge, ipcRenderer } from 'electron';
-import { createApiClient } from '../app/api/index.ts';
-import { createIpcTransport, exposeApi } from './bridge.ts';
+import { exposeBridge } from './bridge.ts';
 
-exposeApi(contextBridge, createApiClient(createIpcTransport(ipcRenderer)));
+exposeBridge(contextBridge, ipcRenderer);

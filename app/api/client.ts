@@ -9,7 +9,7 @@ import {
 } from './commands.ts';
 import { ApiDisconnectedError, RemoteCommandError, UnknownCommandError } from './errors.ts';
 import type { ApiEvent, ApiEventKind, ApiEventOf } from './events.ts';
-import { HostFrame, type RequestFrame } from './protocol.ts';
+import { HostFrame, type RequestFrame, type ResponseFrame } from './protocol.ts';
 import { parsePayload } from './validate.ts';
 
 /** Carries frames to an engine and back. Implementations: WebSocket (serve mode), Electron IPC. */
@@ -125,6 +125,64 @@ function reportProtocolError(error: unknown): void {
   console.error('[rlm-studio api] dropped a malformed frame:', error);
 }
 
-/** What the Electron preload exposes on `window[exposedApiKey]`: the client, minus its lifetime. */
-export type ExposedApi = Pick<ApiClient, 'call' | 'on' | 'onAny'>;
+/**
+ * What the Electron preload exposes on `window[exposedApiKey]`: plain frames, not the client. Errors
+ * thrown across contextBridge keep only their message, so the page builds the client itself (over
+ * `createBridgeTransport`) and every error is rebuilt from a frame on the page's side.
+ */
+export interface ExposedBridge {
+  /** Sends one request frame to the main process; resolves with its (serialized) response frame. */
+  request(frame: RequestFrame): Promise<unknown>;
+  /** Calls the listener with each event payload the main process pushes; returns an unsubscribe. */
+  onEvent(listener: (event: unknown) => void): () => void;
+}
 export const exposedApiKey = 'rlmStudio';
+
+function ipcInvokeFailure(frame: RequestFrame, cause: unknown): ResponseFrame {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return {
+    kind: 'response',
+    id: frame.id,
+    ok: false,
+    error: {
+      name: 'IpcInvokeError',
+      message: `The desktop shell did not answer '${frame.command}' (${detail}); restart RLM Studio, and report it if it recurs`,
+    },
+  };
+}
+
+/** A Transport over the preload's exposed bridge. Pure: the bridge is all it touches. */
+export function createBridgeTransport(bridge: ExposedBridge): Transport {
+  let frameSink: ((frame: unknown) => void) | null = null;
+  let unsubscribe: (() => void) | null = null;
+
+  return {
+    send(frame) {
+      let answer: Promise<unknown>;
+      try {
+        answer = Promise.resolve(bridge.request(frame));
+      } catch (error) {
+        answer = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      answer.then(
+        (response) => frameSink?.(response),
+        (error: unknown) => {
+          // Answer the pending call instead of leaving it hanging: the client rejects it by id.
+          frameSink?.(ipcInvokeFailure(frame, error));
+        },
+      );
+    },
+    onFrame(sink) {
+      frameSink = sink;
+      unsubscribe ??= bridge.onEvent((event) => frameSink?.({ kind: 'event', event }));
+    },
+    onClose() {
+      // IPC lives as long as the page: there is no lasting disconnect to report.
+    },
+    close() {
+      unsubscribe?.();
+      unsubscribe = null;
+      frameSink = null;
+    },
+  };
+}

@@ -1,6 +1,7 @@
 // The command half of the contract: every request/response pair an engine answers. Adding a
 // command here is the only way to add one; api.surface.test.ts snapshots the whole surface.
 import { z } from 'zod';
+import { paperCommands } from './papers.ts';
 
 export const viewIds = ['papers', 'run', 'runs', 'eval', 'train'] as const;
 export const ViewId = z.enum(viewIds);
@@ -69,6 +70,7 @@ export const commands = {
       .strict(),
     response: z.object({ paths: z.array(z.string()), canceled: z.boolean() }),
   },
+  ...paperCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export interface CommandSpec {

@@ -2,6 +2,7 @@
 // union on `kind`; later issues add run, paper and training events here.
 import { z } from 'zod';
 import { Settings, ViewId } from './commands.ts';
+import { paperEvents } from './papers.ts';
 
 const at = z.number().describe('milliseconds since the epoch, engine clock');
 
@@ -16,6 +17,7 @@ export const ApiEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('menu.navigate'), at, view: ViewId }),
   z.object({ kind: z.literal('menu.toggleTheme'), at }),
   z.object({ kind: z.literal('menu.showShortcuts'), at }),
+  ...paperEvents,
 ]);
 export type ApiEvent = z.infer<typeof ApiEvent>;
 export type ApiEventKind = ApiEvent['kind'];

@@ -2,14 +2,16 @@
 // renderer, the preload and the engine all import it.
 export * from './commands.ts';
 export * from './events.ts';
+export * from './papers.ts';
 export * from './protocol.ts';
 export * from './errors.ts';
 export { parsePayload } from './validate.ts';
 export {
   createApiClient,
+  createBridgeTransport,
   exposedApiKey,
   type ApiClient,
-  type ExposedApi,
+  type ExposedBridge,
   type Transport,
   type Unsubscribe,
 } from './client.ts';

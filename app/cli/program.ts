@@ -1,6 +1,7 @@
 // The `rlm-studio` command tree. Later issues add subcommands here (ingest, run, eval, train, ...).
 import { Command } from 'commander';
 import { appVersion } from '../host/index.ts';
+import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
 export function buildProgram(): Command {
@@ -14,5 +15,8 @@ export function buildProgram(): Command {
       'workspace directory (default: $RLM_STUDIO_WORKSPACE, else the user data directory)',
     )
     .showHelpAfterError()
-    .addCommand(serveCommand());
+    .addCommand(serveCommand())
+    .addCommand(ingestCommand())
+    .addCommand(papersCommand())
+    .addCommand(paperCommand());
 }

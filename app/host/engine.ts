@@ -2,7 +2,9 @@
 // command, Electron's main process) call this with what their shell can offer.
 import { readFileSync } from 'node:fs';
 import { type AppInfo, type CommandArgs, type CommandResponse } from '../api/index.ts';
+import { PaperLibrary, SetSearch } from '../papers/index.ts';
 import { schemaVersion, type Workspace } from '../store/index.ts';
+import { paperHandlers } from './papers-handlers.ts';
 import { createHost, type Host } from './host.ts';
 
 export class NativeDialogUnavailableError extends Error {
@@ -21,6 +23,8 @@ export interface DialogService {
 export interface EngineOptions {
   workspace: Workspace;
   shell: AppInfo['shell'];
+  /** The workspace's papers; created here when the caller has none to share. */
+  papers?: PaperLibrary;
   dialogs?: DialogService | undefined;
   now?: () => number;
 }
@@ -38,7 +42,17 @@ export function createEngineHost(options: EngineOptions): Host {
   const { workspace, shell, dialogs } = options;
   const now = options.now ?? Date.now;
   const version = appVersion();
+  const papers = options.papers ?? new PaperLibrary(workspace.db);
+  const search = new SetSearch(papers);
   const host: Host = createHost({
+    ...paperHandlers(
+      papers,
+      search,
+      (event) => {
+        host.emit(event);
+      },
+      now,
+    ),
     'app.info': () => ({
       name: 'RLM Studio',
       version,

@@ -10,6 +10,7 @@ export {
 export { SettingsStore, defaultSettings } from './settings.ts';
 export {
   openWorkspace,
+  checkWorkspace,
   defaultWorkspaceDir,
   databaseFileName,
   WorkspaceCorruptError,

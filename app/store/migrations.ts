@@ -19,6 +19,49 @@ export const migrations: readonly Migration[] = [
             updated_at INTEGER NOT NULL
           ) STRICT;`,
   },
+  {
+    version: 2,
+    name: 'paper sets',
+    sql: `CREATE TABLE documents (
+            sha256 TEXT PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('pdf', 'qasper')),
+            extractor INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            authors TEXT NOT NULL,
+            abstract TEXT NOT NULL,
+            full_text TEXT NOT NULL,
+            sections TEXT NOT NULL,
+            page_starts TEXT NOT NULL,
+            page_sizes TEXT NOT NULL,
+            runs BLOB,
+            pages INTEGER NOT NULL,
+            words INTEGER NOT NULL,
+            pdf BLOB,
+            created_at INTEGER NOT NULL
+          ) STRICT;
+          CREATE TABLE paper_sets (
+            name TEXT PRIMARY KEY,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+          ) STRICT;
+          CREATE TABLE papers (
+            set_name TEXT NOT NULL REFERENCES paper_sets(name) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            sha256 TEXT NOT NULL REFERENCES documents(sha256),
+            source TEXT NOT NULL,
+            added_at INTEGER NOT NULL,
+            PRIMARY KEY (set_name, id),
+            UNIQUE (set_name, sha256)
+          ) STRICT;
+          CREATE TABLE ingest_failures (
+            set_name TEXT NOT NULL REFERENCES paper_sets(name) ON DELETE CASCADE,
+            input TEXT NOT NULL,
+            error_name TEXT NOT NULL,
+            message TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            PRIMARY KEY (set_name, input)
+          ) STRICT;`,
+  },
 ];
 
 export class WorkspaceTooNewError extends Error {

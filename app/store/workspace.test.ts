@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.ts';
-import { migrate, schemaVersion, type Migration } from './migrations.ts';
+import { migrate, migrations, schemaVersion, type Migration } from './migrations.ts';
 import { databaseFileName, defaultWorkspaceDir, openWorkspace } from './workspace.ts';
 
 let dir: string;
@@ -20,7 +20,7 @@ describe('workspace', () => {
     const workspace = openWorkspace(join(dir, 'nested', 'ws'));
     const mode = workspace.db.prepare('PRAGMA journal_mode').get() as { journal_mode: string };
     expect(mode.journal_mode).toBe('wal');
-    expect(workspace.schemaVersion()).toBe(1);
+    expect(workspace.schemaVersion()).toBe(migrations.at(-1)?.version);
     expect(workspace.databasePath).toBe(join(dir, 'nested', 'ws', databaseFileName));
     workspace.close();
     workspace.close();

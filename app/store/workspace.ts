@@ -43,6 +43,12 @@ export class WorkspaceCorruptError extends Error {
   }
 }
 
+/** The full integrity check; throws WorkspaceCorruptError with SQLite's findings. */
+export function checkWorkspace(workspace: { db: DatabaseSync; databasePath: string }): void {
+  const check = integrityCheck(workspace.db);
+  if (check !== 'ok') throw new WorkspaceCorruptError(workspace.databasePath, check);
+}
+
 export interface Workspace {
   readonly dir: string;
   readonly databasePath: string;
@@ -58,8 +64,8 @@ export function openWorkspace(dir: string = defaultWorkspaceDir()): Workspace {
   const databasePath = join(absolute, databaseFileName);
   const db = openDatabase(databasePath);
   try {
-    const check = integrityCheck(db);
-    if (check !== 'ok') throw new WorkspaceCorruptError(databasePath, check);
+    // No integrity check here: it reads the whole file (slow on a big workspace). SQLite reports
+    // corruption on access; `checkWorkspace()` runs the full check on demand.
     migrate(db);
   } catch (error) {
     db.close();

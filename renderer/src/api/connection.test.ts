@@ -1,6 +1,6 @@
 // Choosing the engine connection: the preload bridge when present, else a WebSocket on this origin.
 import { describe, expect, it, vi } from 'vitest';
-import type { ExposedApi } from '../../../app/api/index.ts';
+import type { ExposedBridge, RequestFrame } from '../../../app/api/index.ts';
 import { connectToEngine, engineSocketUrl } from './connection.ts';
 
 class SilentSocket extends EventTarget {
@@ -20,11 +20,31 @@ describe('engineSocketUrl', () => {
 });
 
 describe('connectToEngine', () => {
-  it('uses the preload bridge when the desktop shell exposes one', async () => {
-    const bridge: ExposedApi = {
-      call: vi.fn(() => Promise.resolve({ message: 'pong', receivedAt: 1 })) as ExposedApi['call'],
-      on: vi.fn(() => () => undefined),
-      onAny: vi.fn(() => () => undefined),
+  it('builds the client over the preload bridge when the desktop shell exposes one', async () => {
+    const eventListeners = new Set<(event: unknown) => void>();
+    const request = vi.fn((frame: RequestFrame) =>
+      Promise.resolve(
+        frame.command === 'app.ping'
+          ? {
+              kind: 'response',
+              id: frame.id,
+              ok: true,
+              result: { message: 'pong', receivedAt: 1 },
+            }
+          : {
+              kind: 'response',
+              id: frame.id,
+              ok: false,
+              error: { name: 'ApiValidationError', message: 'bad title', fields: ['title'] },
+            },
+      ),
+    );
+    const bridge: ExposedBridge = {
+      request,
+      onEvent: (listener) => {
+        eventListeners.add(listener);
+        return () => eventListeners.delete(listener);
+      },
     };
     const openSocket = vi.fn();
     const client = connectToEngine(
@@ -38,7 +58,35 @@ describe('connectToEngine', () => {
       message: 'pong',
       receivedAt: 1,
     });
+    expect(request).toHaveBeenCalledWith({
+      kind: 'request',
+      id: 1,
+      command: 'app.ping',
+      payload: { message: 'x' },
+    });
+    // Errors are rebuilt here, on the page's side, so they keep their name and fields.
+    await expect(client.call('dialog.openPaths', { title: 't' })).rejects.toMatchObject({
+      name: 'ApiValidationError',
+      fields: ['title'],
+    });
+    const themes = vi.fn();
+    client.on('menu.toggleTheme', themes);
+    for (const listener of eventListeners) listener({ kind: 'menu.toggleTheme', at: 2 });
+    expect(themes).toHaveBeenCalledWith({ kind: 'menu.toggleTheme', at: 2 });
     expect(openSocket).not.toHaveBeenCalled();
+  });
+
+  it('ignores an exposed object that is not a bridge', () => {
+    const socket = new SilentSocket();
+    const openSocket = vi.fn(() => socket as unknown as WebSocket);
+    const client = connectToEngine(
+      {
+        location: { protocol: 'http:', host: 'localhost:9' },
+        rlmStudio: { call: () => undefined, on: () => undefined, onAny: () => undefined },
+      },
+      openSocket,
+    );
+    expect(client.transport).toBe('websocket');
   });
 
   it('opens a WebSocket to /api on this origin otherwise, and tracks its state', () => {

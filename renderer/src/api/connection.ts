@@ -2,8 +2,10 @@
 // WebSocket on this page's own origin (its auth cookie is already set). Views never know which.
 import {
   createApiClient,
+  createBridgeTransport,
   exposedApiKey,
-  type ExposedApi,
+  type ApiClient,
+  type ExposedBridge,
   type Unsubscribe,
 } from '../../../app/api/index.ts';
 import { createWebSocketTransport, type OpenSocket } from './websocket-transport.ts';
@@ -17,7 +19,7 @@ export interface ConnectionMonitor {
   subscribe: (listener: () => void) => Unsubscribe;
 }
 
-export interface EngineClient extends ExposedApi {
+export interface EngineClient extends Pick<ApiClient, 'call' | 'on' | 'onAny'> {
   readonly transport: 'ipc' | 'websocket';
   readonly connection: ConnectionMonitor;
 }
@@ -33,16 +35,14 @@ export function engineSocketUrl(location: Pick<Location, 'protocol' | 'host'>): 
   return `${scheme}://${location.host}/api`;
 }
 
-function isExposedApi(value: unknown): value is ExposedApi {
+function isExposedBridge(value: unknown): value is ExposedBridge {
   return (
     typeof value === 'object' &&
     value !== null &&
-    'call' in value &&
-    typeof value.call === 'function' &&
-    'on' in value &&
-    typeof value.on === 'function' &&
-    'onAny' in value &&
-    typeof value.onAny === 'function'
+    'request' in value &&
+    typeof value.request === 'function' &&
+    'onEvent' in value &&
+    typeof value.onEvent === 'function'
   );
 }
 
@@ -68,12 +68,14 @@ function createMonitor(initial: ConnectionState): ConnectionMonitor & {
 
 export function connectToEngine(page: EnginePage = window, openSocket?: OpenSocket): EngineClient {
   const bridge = page[exposedApiKey];
-  if (isExposedApi(bridge)) {
+  if (isExposedBridge(bridge)) {
+    // The preload exposes plain frames; the client lives here so errors are rebuilt on this side.
     // IPC to our own main process has no connection to lose.
+    const client = createApiClient(createBridgeTransport(bridge));
     return {
-      call: (command, request) => bridge.call(command, request),
-      on: (kind, listener) => bridge.on(kind, listener),
-      onAny: (listener) => bridge.onAny(listener),
+      call: (command, request) => client.call(command, request),
+      on: (kind, listener) => client.on(kind, listener),
+      onAny: (listener) => client.onAny(listener),
       transport: 'ipc',
       connection: createMonitor({ status: 'connected' }),
     };

@@ -1,0 +1,17 @@
+// app/papers: PDFs and QASPER JSON -> paper sets in the workspace; their texts, highlight boxes
+// and search. The REPL reads papers only through this folder.
+export { PaperLibrary, type PaperText } from './library.ts';
+export { contextText, contextPrefix, countWords, type PaperDocument } from './document.ts';
+export * from './errors.ts';
+export { parseQasper, type QasperPaper } from './qasper.ts';
+export { type Fetch } from './arxiv.ts';
+export {
+  inputsFromPaths,
+  fileInput,
+  bytesInput,
+  type IngestInput,
+  type ProgressListener,
+} from './ingest.ts';
+export { ExtractionPool } from './extract/pool.ts';
+export { extractPdf, type PdfExtraction } from './extract/extract-pdf.ts';
+export { SetSearch } from './set-search.ts';

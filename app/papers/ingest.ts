@@ -1,0 +1,227 @@
+// Ingestion: inputs (files, folders, uploads, QASPER JSON) -> papers in a set. Each input succeeds
+// or fails on its own with a named error; a parsed document is written with its link in one
+// transaction, so an interrupted import leaves nothing half-written. Extraction runs in the pool,
+// biggest files first, so every core stays busy.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import type { IngestResult } from '../api/index.ts';
+import { packRuns, type PaperDocument } from './document.ts';
+import { FileUnreadableError, FileVanishedError } from './errors.ts';
+import type { ExtractionPool } from './extract/pool.ts';
+import type { PdfExtraction } from './extract/extract-pdf.ts';
+import { derivePaperId, uniqueId } from './paper-id.ts';
+import type { PaperStore } from './paper-store.ts';
+import { parseQasper } from './qasper.ts';
+
+export interface IngestInput {
+  /** What the user calls it: a file name or path. */
+  name: string;
+  read(): Promise<Uint8Array>;
+}
+
+export type ProgressListener = (result: IngestResult, done: number, total: number) => void;
+
+function failure(input: string, error: unknown): IngestResult {
+  const name = error instanceof Error ? error.name : 'Error';
+  const message = error instanceof Error ? error.message : String(error);
+  return { input, outcome: 'failed', error: { name, message } };
+}
+
+/** Files and folders -> inputs (folders: their PDFs and JSON files, recursively, in name order). */
+export async function inputsFromPaths(
+  paths: readonly string[],
+): Promise<(IngestInput | IngestResult)[]> {
+  const inputs: (IngestInput | IngestResult)[] = [];
+  for (const path of paths) {
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      inputs.push(
+        failure(
+          path,
+          new FileUnreadableError(
+            path,
+            (error as NodeJS.ErrnoException).code === 'ENOENT'
+              ? 'no such file or folder'
+              : String(error),
+          ),
+        ),
+      );
+      continue;
+    }
+    if (info.isDirectory()) {
+      const entries = (await readdir(path, { recursive: true })).sort();
+      for (const entry of entries) {
+        if (/\.(pdf|json)$/i.test(entry)) inputs.push(fileInput(join(path, entry)));
+      }
+    } else {
+      inputs.push(fileInput(path));
+    }
+  }
+  return inputs;
+}
+
+export function fileInput(path: string): IngestInput {
+  return {
+    name: path,
+    read: async () => {
+      try {
+        return new Uint8Array(await readFile(path));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') throw new FileVanishedError(path);
+        throw new FileUnreadableError(path, code ?? String(error));
+      }
+    },
+  };
+}
+
+export function bytesInput(name: string, data: Uint8Array): IngestInput {
+  return { name, read: () => Promise.resolve(data) };
+}
+
+function pdfDocument(sha256: string, data: Uint8Array, extraction: PdfExtraction): PaperDocument {
+  return {
+    sha256,
+    kind: 'pdf',
+    title: extraction.title,
+    authors: extraction.authors,
+    abstract: extraction.abstract,
+    fullText: extraction.fullText,
+    sections: extraction.sections,
+    pageStarts: extraction.pageStarts,
+    pageSizes: extraction.pageSizes,
+    runs: packRuns(extraction.runs),
+    pages: extraction.pages,
+    words: extraction.words,
+    pdf: data,
+  };
+}
+
+export class PaperIngestor {
+  readonly #store: PaperStore;
+  readonly #pool: () => ExtractionPool;
+
+  /** `pool` is called only when something needs parsing (a cached set never starts workers). */
+  constructor(store: PaperStore, pool: () => ExtractionPool) {
+    this.#store = store;
+    this.#pool = pool;
+  }
+
+  async ingest(
+    set: string,
+    items: readonly (IngestInput | IngestResult)[],
+    onProgress?: ProgressListener,
+  ): Promise<IngestResult[]> {
+    this.#store.ensureSet(set);
+    const results: (IngestResult[] | undefined)[] = new Array<IngestResult[] | undefined>(
+      items.length,
+    );
+    let done = 0;
+    const total = items.length;
+    const report = (index: number, outcome: IngestResult[]) => {
+      results[index] = outcome;
+      done++;
+      for (const result of outcome) {
+        if (result.outcome === 'failed' && result.error)
+          this.#store.recordFailure(set, result.input, result.error);
+        onProgress?.(result, done, total);
+      }
+    };
+    const claimed = new Set<string>();
+    const loaded: { index: number; input: IngestInput; data: Uint8Array }[] = [];
+    for (const [index, item] of items.entries()) {
+      if (!('read' in item)) {
+        report(index, [item]);
+        continue;
+      }
+      try {
+        loaded.push({ index, input: item, data: await item.read() });
+      } catch (error) {
+        report(index, [failure(item.name, error)]);
+      }
+    }
+    loaded.sort((a, b) => b.data.length - a.data.length);
+    await Promise.all(
+      loaded.map(async ({ index, input, data }) => {
+        const outcome =
+          extname(input.name).toLowerCase() === '.json'
+            ? this.#ingestQasper(set, input.name, data, claimed)
+            : [await this.#ingestPdf(set, input.name, data, claimed)];
+        report(index, outcome);
+      }),
+    );
+    return results.flatMap((outcome) => outcome ?? []);
+  }
+
+  async #ingestPdf(
+    set: string,
+    name: string,
+    data: Uint8Array,
+    claimed: Set<string>,
+  ): Promise<IngestResult> {
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const existing = this.#store.paperWithContent(set, sha256);
+    if (existing !== undefined || claimed.has(sha256)) {
+      return { input: name, outcome: 'duplicate', ...(existing ? { paperId: existing } : {}) };
+    }
+    claimed.add(sha256);
+    try {
+      let document: PaperDocument | null = null;
+      let title: string;
+      let fullText: string;
+      const cached = this.#store.hasDocument(sha256)
+        ? this.#store.documentTitle(sha256)
+        : undefined;
+      if (cached) {
+        ({ title, fullText } = cached);
+      } else {
+        const extraction = await this.#pool().extract(basename(name), data);
+        document = pdfDocument(sha256, data, extraction);
+        ({ title, fullText } = extraction);
+      }
+      const id = uniqueId(
+        derivePaperId(basename(name), title, fullText),
+        this.#store.paperIds(set),
+      );
+      this.#store.addPaper(set, id, { kind: 'pdf', fileName: basename(name) }, document, sha256);
+      return { input: name, outcome: 'added', paperId: id };
+    } catch (error) {
+      claimed.delete(sha256);
+      return failure(name, error);
+    }
+  }
+
+  #ingestQasper(set: string, name: string, data: Uint8Array, claimed: Set<string>): IngestResult[] {
+    let entries;
+    try {
+      entries = parseQasper(basename(name), Buffer.from(data).toString('utf8'));
+    } catch (error) {
+      return [failure(name, error)];
+    }
+    return entries.map((entry): IngestResult => {
+      if (!entry.document) return failure(entry.id, entry.error);
+      const { document } = entry;
+      const existing = this.#store.paperWithContent(set, document.sha256);
+      if (existing !== undefined || claimed.has(document.sha256)) {
+        return {
+          input: entry.id,
+          outcome: 'duplicate',
+          ...(existing ? { paperId: existing } : {}),
+        };
+      }
+      claimed.add(document.sha256);
+      const id = uniqueId(entry.id, this.#store.paperIds(set));
+      this.#store.addPaper(
+        set,
+        id,
+        { kind: 'qasper', qasperId: entry.id },
+        document,
+        document.sha256,
+      );
+      return { input: entry.id, outcome: 'added', paperId: id };
+    });
+  }
+}

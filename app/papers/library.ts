@@ -1,0 +1,148 @@
+// The papers service the host, the CLI and the REPL use: ingestion, listing, a paper's texts,
+// highlight boxes, its PDF. Owns the extraction pool (started on first need, disposed with it).
+import type { DatabaseSync } from 'node:sqlite';
+import type {
+  HighlightBox,
+  IngestResult,
+  PaperDetail,
+  PaperSetSummary,
+  PaperSummary,
+} from '../api/index.ts';
+import { arxivInput, type Fetch } from './arxiv.ts';
+import { contextText } from './document.ts';
+import { PaperHasNoPdfError } from './errors.ts';
+import { ExtractionPool } from './extract/pool.ts';
+import { highlightBoxes } from './highlight.ts';
+import {
+  bytesInput,
+  inputsFromPaths,
+  PaperIngestor,
+  type IngestInput,
+  type ProgressListener,
+} from './ingest.ts';
+import { PaperStore } from './paper-store.ts';
+
+export interface PaperText {
+  id: string;
+  title: string;
+  /** `### PAPER: <title>`, the abstract, then the full text. */
+  context: string;
+  /** context.slice(contextOffset) === fullText */
+  contextOffset: number;
+  fullText: string;
+}
+
+export class PaperLibrary {
+  readonly store: PaperStore;
+  readonly #ingestor: PaperIngestor;
+  #pool: ExtractionPool | null = null;
+  readonly #poolSize: number | undefined;
+
+  constructor(db: DatabaseSync, options: { poolSize?: number } = {}) {
+    this.store = new PaperStore(db);
+    this.#poolSize = options.poolSize;
+    this.#ingestor = new PaperIngestor(
+      this.store,
+      () => (this.#pool ??= new ExtractionPool(this.#poolSize)),
+    );
+  }
+
+  async importPaths(
+    set: string,
+    paths: readonly string[],
+    onProgress?: ProgressListener,
+  ): Promise<IngestResult[]> {
+    return this.#ingestor.ingest(set, await inputsFromPaths(paths), onProgress);
+  }
+
+  /** Ingests inputs listed earlier (inputsFromPaths): a file may vanish in between. */
+  importInputs(
+    set: string,
+    items: readonly (IngestInput | IngestResult)[],
+    onProgress?: ProgressListener,
+  ): Promise<IngestResult[]> {
+    return this.#ingestor.ingest(set, items, onProgress);
+  }
+
+  importBytes(
+    set: string,
+    files: readonly { name: string; data: Uint8Array }[],
+    onProgress?: ProgressListener,
+  ): Promise<IngestResult[]> {
+    return this.#ingestor.ingest(
+      set,
+      files.map((file) => bytesInput(file.name, file.data)),
+      onProgress,
+    );
+  }
+
+  importArxiv(
+    set: string,
+    ids: readonly string[],
+    onProgress?: ProgressListener,
+    fetcher?: Fetch,
+  ): Promise<IngestResult[]> {
+    return this.#ingestor.ingest(
+      set,
+      ids.map((id) => arxivInput(id, fetcher)),
+      onProgress,
+    );
+  }
+
+  sets(): PaperSetSummary[] {
+    return this.store.listSets();
+  }
+
+  papers(set: string): { set: PaperSetSummary; papers: PaperSummary[]; failures: IngestResult[] } {
+    return {
+      set: this.store.setSummary(set),
+      papers: this.store.listPapers(set),
+      failures: this.store.failures(set),
+    };
+  }
+
+  paper(set: string, id: string): PaperDetail {
+    const paper = this.store.getPaper(set, id);
+    const context = contextText(paper.title, paper.abstract, paper.fullText);
+    return { ...paper, contextText: context.text, contextOffset: context.offset };
+  }
+
+  /** What the REPL's `context` is built from: each paper's text as the REPL sees it. */
+  texts(set: string): PaperText[] {
+    return this.store.texts(set).map((paper) => {
+      const context = contextText(paper.title, paper.abstract, paper.fullText);
+      return {
+        id: paper.id,
+        title: paper.title,
+        context: context.text,
+        contextOffset: context.offset,
+        fullText: paper.fullText,
+      };
+    });
+  }
+
+  highlight(
+    set: string,
+    id: string,
+    start: number,
+    end: number,
+  ): { pages: { width: number; height: number }[]; boxes: HighlightBox[] } {
+    const { runs, pageSizes } = this.store.layout(set, id);
+    return { pages: pageSizes, boxes: highlightBoxes(runs, start, end) };
+  }
+
+  pdf(set: string, id: string): Uint8Array {
+    const bytes = this.store.pdf(set, id);
+    if (!bytes) throw new PaperHasNoPdfError(id);
+    return bytes;
+  }
+
+  removeSet(set: string): boolean {
+    return this.store.removeSet(set);
+  }
+
+  async dispose(): Promise<void> {
+    await this.#pool?.dispose();
+    this.#pool = null;
+  }
+}

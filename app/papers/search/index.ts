@@ -1,0 +1,22 @@
+// app/papers/search: the REPL's keyword search (exact, then fuzzy) and ranked passage search for
+// the UI. Pure functions over strings: no I/O, no database.
+export {
+  KeywordIndex,
+  keywordSearch,
+  keywordSearchSet,
+  MIN_APPROXIMATE_LENGTH,
+  type KeywordHit,
+  type KeywordSearchOptions,
+  type KeywordSetResult,
+  type PaperTexts,
+} from './keyword.ts';
+export { EmptyKeywordError, SearchOptionError } from './errors.ts';
+export {
+  splitPassages,
+  PASSAGE_MIN,
+  PASSAGE_MAX,
+  type Passage,
+  type SectionSpan,
+} from './passages.ts';
+export { RankedIndex, type RankedHit } from './ranked.ts';
+export { benchKeywordSearch, type KeywordBenchResult } from './keyword.bench.ts';
