@@ -62,7 +62,7 @@ describe('mapPassages', () => {
     const forward = mapPassages(all).points;
     const backward = mapPassages([...all].reverse()).points.reverse();
     for (const [i, point] of forward.entries()) {
-      expect(Math.abs(point.x)).toBeCloseTo(Math.abs(backward[i]?.x ?? NaN), 6);
+      expect(Math.abs(point.x)).toBeCloseTo(Math.abs(backward[i]?.x ?? NaN), 3);
     }
   });
 

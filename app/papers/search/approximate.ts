@@ -1,6 +1,7 @@
 // Approximate substring search: where does `pattern` occur in `haystack` with at most k edits
-// (Levenshtein)? Myers' bit-parallel algorithm for patterns up to 32 code units, Ukkonen's cut-off
-// dynamic programme beyond; both O(n)-ish. Matches are disjoint and each has its best distance.
+// (Levenshtein)? Myers' bit-parallel algorithm for patterns up to 32 code units; longer ones are
+// filtered by pieces with Myers and verified by Ukkonen's cut-off. Matches are disjoint, each with
+// its best distance.
 
 export interface ApproximateMatch {
   start: number;
@@ -46,6 +47,7 @@ function myersEnds(haystack: string, pattern: string, maxEdits: number, sink: En
 /** Ukkonen's cut-off: only the rows whose value can still be <= k are updated. */
 function ukkonenEnds(haystack: string, pattern: string, maxEdits: number, sink: EndSink): void {
   const m = pattern.length;
+  const codes = Uint16Array.from({ length: m }, (_, i) => pattern.charCodeAt(i));
   const column = new Int32Array(m + 1);
   for (let i = 0; i <= m; i++) column[i] = i;
   let lastActive = Math.min(maxEdits, m);
@@ -55,8 +57,11 @@ function ukkonenEnds(haystack: string, pattern: string, maxEdits: number, sink: 
     let above = 0;
     for (let i = 1; i <= lastActive; i++) {
       const left = column[i] ?? 0;
-      const value =
-        pattern.charCodeAt(i - 1) === code ? diagonal : Math.min(diagonal, left, above) + 1;
+      let value = diagonal;
+      if (codes[i - 1] !== code) {
+        value = (left < value ? left : value) + 1;
+        if (above + 1 < value) value = above + 1;
+      }
       diagonal = left;
       column[i] = value;
       above = value;
@@ -70,6 +75,46 @@ function ukkonenEnds(haystack: string, pattern: string, maxEdits: number, sink: 
   }
 }
 
+/**
+ * Patterns over 32 units: split into s pieces of <= 32; a match with <= k edits holds some piece
+ * with <= floor(k/s) edits (pigeonhole), so Myers finds candidate pieces fast and Ukkonen verifies
+ * only windows around them. A window spans every match its piece can belong to, and overlapping
+ * windows are merged, so each end gets the distance a scan of the whole haystack would give.
+ */
+function filteredEnds(haystack: string, pattern: string, maxEdits: number, sink: EndSink): void {
+  const m = pattern.length;
+  const pieces = Math.ceil(m / WORD);
+  const pieceEdits = Math.floor(maxEdits / pieces);
+  const windows: { start: number; end: number }[] = [];
+  for (let p = 0; p < pieces; p++) {
+    const offset = Math.floor((p * m) / pieces);
+    const length = Math.floor(((p + 1) * m) / pieces) - offset;
+    myersEnds(haystack, pattern.slice(offset, offset + length), pieceEdits, (end) => {
+      windows.push({
+        start: Math.max(0, end - length - offset - 2 * maxEdits),
+        end: Math.min(haystack.length, end + (m - offset - length) + 2 * maxEdits),
+      });
+    });
+  }
+  windows.sort((a, b) => a.start - b.start);
+  let current: { start: number; end: number } | undefined;
+  const verify = (w: { start: number; end: number }): void => {
+    const slice = haystack.slice(w.start, w.end);
+    ukkonenEnds(slice, pattern, maxEdits, (end, distance) => {
+      sink(w.start + end, distance);
+    });
+  };
+  for (const window of windows) {
+    if (current !== undefined && window.start <= current.end) {
+      current.end = Math.max(current.end, window.end);
+      continue;
+    }
+    if (current !== undefined) verify(current);
+    current = { ...window };
+  }
+  if (current !== undefined) verify(current);
+}
+
 /** Every end offset where `pattern` matches with <= maxEdits edits, with its distance. */
 export function approximateEnds(
   haystack: string,
@@ -80,7 +125,7 @@ export function approximateEnds(
   if (pattern.length === 0) return ends;
   const sink: EndSink = (end, distance) => ends.push({ end, distance });
   if (pattern.length <= WORD) myersEnds(haystack, pattern, maxEdits, sink);
-  else ukkonenEnds(haystack, pattern, maxEdits, sink);
+  else filteredEnds(haystack, pattern, maxEdits, sink);
   return ends;
 }
 

@@ -4,7 +4,13 @@
 import { approximateMatches, editBudget } from './approximate.ts';
 import { EmptyKeywordError, SearchOptionError } from './errors.ts';
 import { foldText, lowerKeepingOffsets, sourceRange, type FoldedText } from './normalise.ts';
-import { mergeSpans, snippetAround, type Span } from './sentences.ts';
+import {
+  indexSentences,
+  mergeSpans,
+  snippetAround,
+  type SentenceIndex,
+  type Span,
+} from './sentences.ts';
 
 export interface KeywordHit {
   start: number;
@@ -40,6 +46,8 @@ interface PaperEntry {
   lower?: string;
   /** Folded for the fuzzy fallback, built on first fallback. */
   folded?: FoldedText;
+  /** Sentence boundaries, built on the first hit in this paper. */
+  sentences?: SentenceIndex;
 }
 
 interface Located {
@@ -135,7 +143,7 @@ export class KeywordIndex {
         found.push({ paper, start, end, distance: match.distance });
       }
     }
-    const best = Math.min(...found.map((f) => f.distance));
+    const best = found.reduce((low, f) => Math.min(low, f.distance), Infinity);
     return found.filter((f) => f.distance === best);
   }
 
@@ -147,7 +155,8 @@ export class KeywordIndex {
     const byPaper = new Map<PaperEntry, Span[]>();
     for (const { paper, start, end } of located) {
       const spans = byPaper.get(paper) ?? [];
-      spans.push(snippetAround(paper.text, start, end, window, bidirectional));
+      paper.sentences ??= indexSentences(paper.text);
+      spans.push(snippetAround(paper.text, paper.sentences, { start, end }, window, bidirectional));
       byPaper.set(paper, spans);
     }
     // fromEntries defines own properties, so even a paper id of "__proto__" is safe.

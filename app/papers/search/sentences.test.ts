@@ -1,11 +1,32 @@
 // Sentence boundaries and snippet edges: what ends a sentence in PDF text and what does not.
 import { describe, expect, it } from 'vitest';
-import { boundariesIn, mergeSpans, snippetAround } from './sentences.ts';
+import { boundariesIn, indexSentences, mergeSpans, snippetAround, type Span } from './sentences.ts';
+
+function snippet(text: string, hit: Span, window: number, bidirectional = true): string {
+  const span = snippetAround(text, indexSentences(text), hit, window, bidirectional);
+  return text.slice(span.start, span.end);
+}
 
 /** The text of each sentence start found in `text`. */
 function startsOf(text: string): string[] {
   return boundariesIn(text, 0, text.length).map((b) => text.slice(b.start, b.start + 6));
 }
+
+describe('indexSentences', () => {
+  it('finds the same boundaries as a scan of the whole text, sorted', () => {
+    const text = 'One. Two? Three!\n\nFour e.g. five. Six';
+    const index = indexSentences(text);
+    const scanned = boundariesIn(text, 0, text.length);
+    expect([...index.starts]).toEqual(scanned.map((b) => b.start));
+    expect([...index.ends]).toEqual(scanned.map((b) => b.end));
+    expect([...index.starts].map((s) => text.slice(s, s + 3))).toEqual([
+      'Two',
+      'Thr',
+      'Fou',
+      'Six',
+    ]);
+  });
+});
 
 describe('boundariesIn', () => {
   it('ends sentences at . ! ? followed by whitespace, past closing quotes and brackets', () => {
@@ -40,35 +61,34 @@ describe('snippetAround', () => {
     'Fourth is the last.';
   const at = text.indexOf('KEYWORD');
 
+  const hit = { start: at, end: at + 7 };
+
   it('widens or trims to whole sentences around the hit', () => {
-    const span = snippetAround(text, at, at + 7, 20, true);
-    expect(text.slice(span.start, span.end)).toBe('Second sentence holds the KEYWORD in it.');
+    expect(snippet(text, hit, 20)).toBe('Second sentence holds the KEYWORD in it.');
     // 40 characters either side: the nearest edges are the text's start and end.
-    const wide = snippetAround(text, at, at + 7, 80, true);
-    expect(text.slice(wide.start, wide.end)).toBe(text);
+    expect(snippet(text, hit, 80)).toBe(text);
   });
 
   it('forward only: starts at the hit sentence and runs on after it', () => {
-    const span = snippetAround(text, at, at + 7, 30, false);
-    expect(text.slice(span.start, span.end)).toBe(
+    expect(snippet(text, hit, 30, false)).toBe(
       'Second sentence holds the KEYWORD in it. Third one follows.',
     );
   });
 
   it('never cuts into the hit, even when the hit spans a boundary', () => {
-    const hitStart = text.indexOf('here. Second');
-    const span = snippetAround(text, hitStart, hitStart + 12, 10, true);
-    expect(span.start).toBeLessThanOrEqual(hitStart);
-    expect(span.end).toBeGreaterThanOrEqual(hitStart + 12);
+    const start = text.indexOf('here. Second');
+    const across = { start, end: start + 12 };
+    const span = snippetAround(text, indexSentences(text), across, 10, true);
+    expect(span.start).toBeLessThanOrEqual(across.start);
+    expect(span.end).toBeGreaterThanOrEqual(across.end);
   });
 
   it('falls back to word edges inside a sentence too long to reach an end', () => {
     const long = `${'word '.repeat(200)}HIT ${'more '.repeat(200)}`;
-    const hit = long.indexOf('HIT');
-    const span = snippetAround(long, hit, hit + 3, 50, true);
-    const snippet = long.slice(span.start, span.end);
-    expect(snippet).toMatch(/^word .* more$/);
-    expect(snippet.length).toBeLessThan(80);
+    const start = long.indexOf('HIT');
+    const cut = snippet(long, { start, end: start + 3 }, 50);
+    expect(cut).toMatch(/^word .* more$/);
+    expect(cut.length).toBeLessThan(80);
   });
 });
 

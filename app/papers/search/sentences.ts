@@ -1,18 +1,22 @@
 // Snippet edges at sentence boundaries. A sentence ends at . ! ? (plus closing quotes or brackets)
 // followed by whitespace, or at a blank line; abbreviations, initials and "3.5" do not end one.
-// Scanning is local to the hit, so nothing is precomputed per text; edges never cut into the hit.
+// Boundaries are found once per text (indexSentences); snippet edges never cut into the hit.
 
 export interface Span {
   start: number;
   end: number;
 }
 
-/** Words that end with a dot without ending the sentence (compared lowercased, without the dot). */
+/**
+ * Words that end with a dot without ending the sentence (compared lowercased, without the dot).
+ * Not "etc" or "ms" (milliseconds): both often end sentences; a lowercase word after still joins.
+ */
+// prettier-ignore
 const ABBREVIATIONS = new Set([
-  'al', 'approx', 'ca', 'cf', 'ch', 'co', 'corp', 'dept', 'dr', 'ed', 'eds', 'eq', 'eqs', 'etc',
-  'fig', 'figs', 'inc', 'jr', 'ltd', 'mr', 'mrs', 'ms', 'no', 'nos', 'p', 'pp', 'prof', 'ref',
+  'al', 'approx', 'ca', 'cf', 'ch', 'co', 'corp', 'dept', 'dr', 'ed', 'eds', 'eq', 'eqs',
+  'fig', 'figs', 'inc', 'jr', 'ltd', 'mr', 'mrs', 'no', 'nos', 'p', 'pp', 'prof', 'ref',
   'refs', 'resp', 'sec', 'secs', 'sect', 'sr', 'st', 'tab', 'vol', 'vols', 'vs', 'viz', 'wrt',
-]); // prettier-ignore
+]);
 
 const CLOSERS = ')]}"\'\u201d\u2019\u00bb';
 const OPENERS = '([{"\'\u201c\u2018\u00ab';
@@ -90,7 +94,11 @@ export function boundariesIn(text: string, from: number, to: number): Span[] {
     const code = text.charCodeAt(p);
     if (code === 46 || code === 33 || code === 63) {
       const end = sentenceEndAt(text, p);
-      if (end >= 0) found.push({ end, start: nextNonSpace(text, end) });
+      if (end >= 0) {
+        const start = nextNonSpace(text, end);
+        found.push({ end, start });
+        p = start - 1; // a blank line right after is the same boundary
+      }
     } else if (isBlankLineAt(text, p)) {
       const start = nextNonSpace(text, p);
       found.push({ end: trimEndBefore(text, p), start });
@@ -114,35 +122,90 @@ function wordEnd(text: string, target: number, limit: number): number {
   return Math.max(trimEndBefore(text, i), limit);
 }
 
+/** Every sentence boundary of a text, as two sorted arrays; built once per text and reused. */
+export interface SentenceIndex {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+export function indexSentences(text: string): SentenceIndex {
+  const boundaries = boundariesIn(text, 0, text.length);
+  return {
+    starts: Int32Array.from(boundaries, (b) => b.start),
+    ends: Int32Array.from(boundaries, (b) => b.end),
+  };
+}
+
+/** First index i with sorted[i] >= value (sorted.length if none). */
+function lowerBound(sorted: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] ?? 0) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** How far past the target an edge may move to reach a sentence boundary. */
 function reachFor(window: number): number {
   return Math.max(window, 40);
 }
 
-/** Start edge: the sentence start nearest `target`, never after the hit; else a word start. */
-function snippetStart(text: string, hitStart: number, target: number, reach: number): number {
-  const lo = Math.max(0, target - reach);
+/** The candidate nearest `target` among those in [lo, hi]; ties go to `preferLower`'s side. */
+function nearest(
+  candidates: readonly number[],
+  target: number,
+  lo: number,
+  hi: number,
+  preferLower: boolean,
+): number {
   let best = -1;
-  const consider = (start: number): void => {
-    if (start < lo || start > hitStart) return;
-    if (best < 0 || Math.abs(start - target) < Math.abs(best - target)) best = start;
-  };
-  if (lo === 0) consider(Math.min(nextNonSpace(text, 0), hitStart));
-  // A boundary's trigger sits before its start: scan a little before `lo`.
-  for (const b of boundariesIn(text, lo - MAX_TOKEN, hitStart)) consider(b.start);
+  for (const c of candidates) {
+    if (c < lo || c > hi) continue;
+    const distance = Math.abs(c - target);
+    const bestDistance = Math.abs(best - target);
+    if (
+      best < 0 ||
+      distance < bestDistance ||
+      (distance === bestDistance && preferLower === c < best)
+    ) {
+      best = c;
+    }
+  }
+  return best;
+}
+
+/** Start edge: the sentence start nearest `target`, never after the hit; else a word start. */
+function snippetStart(
+  text: string,
+  starts: Int32Array,
+  hitStart: number,
+  target: number,
+  reach: number,
+): number {
+  const lo = Math.max(0, target - reach);
+  const i = lowerBound(starts, target);
+  const candidates = [starts[i] ?? -1, starts[i - 1] ?? -1];
+  if (lo === 0) candidates.push(Math.min(nextNonSpace(text, 0), hitStart));
+  const best = nearest(candidates, target, lo, hitStart, true);
   return best >= 0 ? best : wordStart(text, target, hitStart);
 }
 
 /** End edge: the sentence end nearest `target`, never before the hit; else a word end. */
-function snippetEnd(text: string, hitEnd: number, target: number, reach: number): number {
+function snippetEnd(
+  text: string,
+  ends: Int32Array,
+  hitEnd: number,
+  target: number,
+  reach: number,
+): number {
   const hi = Math.min(text.length, target + reach);
-  let best = -1;
-  const consider = (end: number): void => {
-    if (end < hitEnd || end > hi) return;
-    if (best < 0 || Math.abs(end - target) <= Math.abs(best - target)) best = end;
-  };
-  for (const b of boundariesIn(text, hitEnd - 1, hi)) consider(b.end);
-  if (hi === text.length) consider(Math.max(trimEndBefore(text, text.length), hitEnd));
+  const i = lowerBound(ends, target);
+  const candidates = [ends[i] ?? -1, ends[i - 1] ?? -1];
+  if (hi === text.length) candidates.push(Math.max(trimEndBefore(text, text.length), hitEnd));
+  const best = nearest(candidates, target, hitEnd, hi, false);
   return best >= 0 ? best : wordEnd(text, target, hitEnd);
 }
 
@@ -152,21 +215,21 @@ function snippetEnd(text: string, hitEnd: number, target: number, reach: number)
  */
 export function snippetAround(
   text: string,
-  hitStart: number,
-  hitEnd: number,
+  sentences: SentenceIndex,
+  hit: Span,
   window: number,
   bidirectional: boolean,
 ): Span {
   const reach = reachFor(window);
   const half = Math.floor(window / 2);
-  const startTarget = bidirectional ? Math.max(0, hitStart - half) : hitStart;
+  const startTarget = bidirectional ? Math.max(0, hit.start - half) : hit.start;
   const endTarget = Math.min(
     text.length,
-    Math.max(hitEnd, bidirectional ? hitEnd + half : hitStart + window),
+    Math.max(hit.end, bidirectional ? hit.end + half : hit.start + window),
   );
   return {
-    start: snippetStart(text, hitStart, startTarget, reach),
-    end: snippetEnd(text, hitEnd, endTarget, reach),
+    start: snippetStart(text, sentences.starts, hit.start, startTarget, reach),
+    end: snippetEnd(text, sentences.ends, hit.end, endTarget, reach),
   };
 }
 
