@@ -13,5 +13,5 @@ export {
   type ProgressListener,
 } from './ingest.ts';
 export { ExtractionPool } from './extract/pool.ts';
-export { extractPdf, type PdfExtraction } from './extract/extract-pdf.ts';
+export type { PdfExtraction } from './extract/extraction.ts';
 export { SetSearch } from './set-search.ts';

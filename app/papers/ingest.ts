@@ -9,7 +9,7 @@ import type { IngestResult } from '../api/index.ts';
 import { packRuns, type PaperDocument } from './document.ts';
 import { FileUnreadableError, FileVanishedError } from './errors.ts';
 import type { ExtractionPool } from './extract/pool.ts';
-import type { PdfExtraction } from './extract/extract-pdf.ts';
+import type { PdfExtraction } from './extract/extraction.ts';
 import { derivePaperId, uniqueId } from './paper-id.ts';
 import type { PaperStore } from './paper-store.ts';
 import { parseQasper } from './qasper.ts';

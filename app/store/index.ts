@@ -17,3 +17,4 @@ export {
   type Workspace,
   type PlatformContext,
 } from './workspace.ts';
+export { RunStore, RunWriter, RunNotFoundError, type RunSummary } from './runs.ts';

@@ -62,6 +62,38 @@ export const migrations: readonly Migration[] = [
             PRIMARY KEY (set_name, input)
           ) STRICT;`,
   },
+  {
+    version: 3,
+    name: 'runs',
+    sql: `CREATE TABLE runs (
+            id TEXT PRIMARY KEY,
+            created_at INTEGER NOT NULL,
+            finished_at INTEGER,
+            status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'canceled', 'interrupted')),
+            question TEXT NOT NULL,
+            set_name TEXT NOT NULL,
+            model TEXT NOT NULL,
+            answer TEXT,
+            agents INTEGER NOT NULL DEFAULT 0,
+            turns INTEGER NOT NULL DEFAULT 0,
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL,
+            error TEXT,
+            parent_run_id TEXT,
+            owner_pid INTEGER
+          ) STRICT;
+          CREATE TABLE run_events (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            at INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            agent_id TEXT,
+            data TEXT NOT NULL,
+            PRIMARY KEY (run_id, seq)
+          ) STRICT;
+          CREATE INDEX runs_created ON runs(created_at);`,
+  },
 ];
 
 export class WorkspaceTooNewError extends Error {

@@ -1,23 +1,51 @@
-// An extraction worker thread: PDF bytes in, PdfExtraction (or a named error) out. pdf.js keeps
-// this thread busy, so a pool of these keeps every core busy on a set.
+// An extraction worker thread: reads ranges of pages with pdf.js and sends back their text items.
+// It keeps each document it opened (by docId) so later ranges of the same paper skip the parse.
 import { parentPort } from 'node:worker_threads';
-import { extractPdf } from './extract-pdf.ts';
+import { openPdf, PdfReadError, type OpenPdf } from './pdf-reader.ts';
 import type { WorkerReply, WorkerRequest } from './worker-messages.ts';
 
 const port = parentPort;
 if (!port) throw new Error('extract-worker.ts runs only as a worker thread');
 
+const open = new Map<number, Promise<OpenPdf>>();
+
+async function answer(
+  request: Extract<WorkerRequest, { kind: 'readPages' }>,
+): Promise<WorkerReply> {
+  let pdf = open.get(request.docId);
+  if (!pdf) {
+    pdf = openPdf(request.data);
+    open.set(request.docId, pdf);
+  }
+  try {
+    const document = await pdf;
+    const pages = await document.readPages(request.from, request.to);
+    return {
+      kind: 'pages',
+      jobId: request.jobId,
+      numPages: document.numPages,
+      info: document.info,
+      pages,
+    };
+  } catch (error) {
+    const reason = error instanceof PdfReadError ? error.reason : 'crash';
+    return {
+      kind: 'failed',
+      jobId: request.jobId,
+      reason,
+      message: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
 port.on('message', (request: WorkerRequest) => {
-  void (async () => {
-    let reply: WorkerReply;
-    try {
-      const result = await extractPdf(request.input, new Uint8Array(request.data));
-      reply = { kind: 'extracted', id: request.id, result };
-    } catch (error) {
-      const name = error instanceof Error ? error.name : 'Error';
-      const message = error instanceof Error ? error.message : String(error);
-      reply = { kind: 'failed', id: request.id, error: { name, message } };
-    }
+  if (request.kind === 'close') {
+    const pdf = open.get(request.docId);
+    open.delete(request.docId);
+    void pdf?.then((document) => document.close()).catch(() => undefined);
+    return;
+  }
+  void answer(request).then((reply) => {
     port.postMessage(reply);
-  })();
+  });
 });

@@ -3,6 +3,12 @@
 // No OCR: a page without a text layer yields no items.
 import { getDocument, Util, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+// pdf.js runs its "worker" in this thread when it finds it on globalThis; importing it statically
+// (instead of pdf.js' own dynamic import) also lets the desktop bundle include it.
+// @ts-expect-error: the worker module ships without type declarations.
+import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
+(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
 
 export interface RawItem {
   str: string;
@@ -82,7 +88,16 @@ async function readPage(doc: PDFDocumentProxy, pageNumber: number): Promise<RawP
   }
 }
 
-export async function readPdf(data: Uint8Array): Promise<RawPdf> {
+/** An open document; pages are read in ranges so several workers can share a long paper. */
+export interface OpenPdf {
+  numPages: number;
+  info: RawPdf['info'];
+  /** Pages from..to, 1-based and inclusive. */
+  readPages(from: number, to: number): Promise<RawPage[]>;
+  close(): Promise<void>;
+}
+
+export async function openPdf(data: Uint8Array): Promise<OpenPdf> {
   const task = getDocument({
     data,
     disableFontFace: true,
@@ -103,21 +118,40 @@ export async function readPdf(data: Uint8Array): Promise<RawPdf> {
   try {
     if (doc.numPages === 0) throw new PdfReadError('no-pages', 'the document has no pages');
     const metadata = await doc.getMetadata().catch(() => ({ info: {} }));
-    const pages: RawPage[] = [];
-    for (let number = 1; number <= doc.numPages; number++) {
-      try {
-        pages.push(await readPage(doc, number));
-      } catch (error) {
-        throw new PdfReadError(
-          'unreadable-page',
-          `page ${number} of ${doc.numPages} cannot be read (${error instanceof Error ? error.message : String(error)})`,
-        );
-      }
-    }
     const title = stringField(metadata.info, 'Title');
     const author = stringField(metadata.info, 'Author');
-    return { pages, info: { ...(title ? { title } : {}), ...(author ? { author } : {}) } };
-  } finally {
+    const numPages = doc.numPages;
+    return {
+      numPages,
+      info: { ...(title ? { title } : {}), ...(author ? { author } : {}) },
+      async readPages(from, to) {
+        const pages: RawPage[] = [];
+        for (let number = from; number <= Math.min(to, numPages); number++) {
+          try {
+            pages.push(await readPage(doc, number));
+          } catch (error) {
+            throw new PdfReadError(
+              'unreadable-page',
+              `page ${number} of ${numPages} cannot be read (${error instanceof Error ? error.message : String(error)})`,
+            );
+          }
+        }
+        return pages;
+      },
+      close: () => task.destroy(),
+    };
+  } catch (error) {
     await task.destroy();
+    throw error;
+  }
+}
+
+/** The whole document in this thread (tests, small tools). */
+export async function readPdf(data: Uint8Array): Promise<RawPdf> {
+  const pdf = await openPdf(data);
+  try {
+    return { pages: await pdf.readPages(1, pdf.numPages), info: pdf.info };
+  } finally {
+    await pdf.close();
   }
 }

@@ -1,59 +1,115 @@
-// A pool of extraction worker threads (one per core by default). Jobs queue; each worker takes the
-// next when it finishes, so putting the biggest files first balances the cores. A crashed worker
-// fails only its job and is replaced. dispose() ends every worker.
+// A pool of extraction worker threads (one per core by default). A paper is read in ranges of
+// pages that any worker may take, so one long paper keeps every core busy; the ranges are then
+// laid out in this thread. A crashed worker fails only its job and is replaced; dispose() ends all.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { PdfExtraction } from './extract-pdf.ts';
+import {
+  checkPdfBytes,
+  extractionFromRaw,
+  readFailureError,
+  type PdfExtraction,
+} from './extraction.ts';
+import type { RawPage, RawPdf } from './pdf-reader.ts';
 import type { WorkerReply, WorkerRequest } from './worker-messages.ts';
 
-/** An error raised inside a worker, rebuilt with its name and message. */
-export class ExtractionError extends Error {
-  constructor(name: string, message: string) {
-    super(message);
-    this.name = name;
-  }
-}
+/** Pages per job: small enough to balance the cores, big enough that a job is not all overhead. */
+export const pagesPerJob = 8;
+
+type PagesReply = Extract<WorkerReply, { kind: 'pages' }>;
 
 interface Job {
-  id: number;
-  input: string;
-  data: Uint8Array;
-  resolve: (result: PdfExtraction) => void;
-  reject: (error: Error) => void;
+  request: Extract<WorkerRequest, { kind: 'readPages' }>;
+  resolve: (reply: PagesReply) => void;
+  reject: (error: ReadFailure) => void;
+}
+
+class ReadFailure extends Error {
+  readonly reason: Extract<WorkerReply, { kind: 'failed' }>['reason'];
+  constructor(reason: ReadFailure['reason'], message: string) {
+    super(message);
+    this.reason = reason;
+  }
 }
 
 interface Slot {
   worker: Worker;
   job: Job | null;
+  docs: Set<number>;
 }
 
-const workerUrl = new URL('./extract-worker.ts', import.meta.url);
+/** The worker's source when run from the tree (Node 24 strips its types), else the bundled copy. */
+function workerUrl(): URL {
+  const source = new URL('./extract-worker.ts', import.meta.url);
+  return existsSync(source) ? source : new URL('./extract-worker.cjs', import.meta.url);
+}
 
 export class ExtractionPool {
   readonly size: number;
   #slots: Slot[] = [];
   #queue: Job[] = [];
-  #nextId = 1;
+  #nextJob = 1;
+  #nextDoc = 1;
   #disposed = false;
 
   constructor(size = availableParallelism()) {
     this.size = Math.max(1, size);
   }
 
-  extract(input: string, data: Uint8Array): Promise<PdfExtraction> {
-    if (this.#disposed) return Promise.reject(new Error('The extraction pool was disposed'));
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, input, data, resolve, reject });
-      this.#pump();
-    });
+  async extract(input: string, data: Uint8Array): Promise<PdfExtraction> {
+    checkPdfBytes(input, data);
+    const docId = this.#nextDoc++;
+    try {
+      const first = await this.#read(docId, data, 1, pagesPerJob, 'back');
+      const rest: Promise<PagesReply>[] = [];
+      for (let from = pagesPerJob + 1; from <= first.numPages; from += pagesPerJob) {
+        rest.push(this.#read(docId, data, from, from + pagesPerJob - 1, 'front'));
+      }
+      const pages: RawPage[] = [
+        ...first.pages,
+        ...(await Promise.all(rest)).flatMap((reply) => reply.pages),
+      ];
+      const raw: RawPdf = { pages, info: first.info };
+      return extractionFromRaw(input, raw);
+    } catch (error) {
+      if (error instanceof ReadFailure) throw readFailureError(input, error.reason, error.message);
+      throw error;
+    } finally {
+      for (const slot of this.#slots) {
+        if (slot.docs.delete(docId))
+          slot.worker.postMessage({ kind: 'close', docId } satisfies WorkerRequest);
+      }
+    }
   }
 
   async dispose(): Promise<void> {
     this.#disposed = true;
-    for (const job of this.#queue) job.reject(new Error('The extraction pool was disposed'));
+    for (const job of this.#queue)
+      job.reject(new ReadFailure('crash', 'the extraction pool was disposed'));
     this.#queue = [];
     await Promise.all(this.#slots.map((slot) => slot.worker.terminate()));
     this.#slots = [];
+  }
+
+  #read(
+    docId: number,
+    data: Uint8Array,
+    from: number,
+    to: number,
+    end: 'front' | 'back',
+  ): Promise<PagesReply> {
+    if (this.#disposed)
+      return Promise.reject(new ReadFailure('crash', 'the extraction pool was disposed'));
+    return new Promise((resolve, reject) => {
+      const job: Job = {
+        request: { kind: 'readPages', jobId: this.#nextJob++, docId, data, from, to },
+        resolve,
+        reject,
+      };
+      if (end === 'front') this.#queue.unshift(job);
+      else this.#queue.push(job);
+      this.#pump();
+    });
   }
 
   #pump(): void {
@@ -64,32 +120,25 @@ export class ExtractionPool {
       const job = this.#queue.shift();
       if (!job) return;
       slot.job = job;
-      // Copy into a transferable buffer of exactly the file's bytes.
-      const data = job.data.slice().buffer;
-      const request: WorkerRequest = { kind: 'extract', id: job.id, input: job.input, data };
-      slot.worker.postMessage(request, [data]);
+      slot.docs.add(job.request.docId);
+      slot.worker.postMessage(job.request);
     }
   }
 
   #spawn(): Slot {
-    const worker = new Worker(workerUrl);
-    const slot: Slot = { worker, job: null };
+    const worker = new Worker(workerUrl());
+    const slot: Slot = { worker, job: null, docs: new Set() };
     worker.on('message', (reply: WorkerReply) => {
       const job = slot.job;
       slot.job = null;
-      if (job?.id === reply.id) {
-        if (reply.kind === 'extracted') job.resolve(reply.result);
-        else job.reject(new ExtractionError(reply.error.name, reply.error.message));
+      if (job?.request.jobId === reply.jobId) {
+        if (reply.kind === 'pages') job.resolve(reply);
+        else job.reject(new ReadFailure(reply.reason, reply.message));
       }
       this.#pump();
     });
     worker.on('error', (error: Error) => {
-      slot.job?.reject(
-        new ExtractionError(
-          'ExtractionWorkerCrashedError',
-          `the extraction worker crashed on '${slot.job.input}': ${error.message}`,
-        ),
-      );
+      slot.job?.reject(new ReadFailure('crash', `the extraction worker crashed: ${error.message}`));
       slot.job = null;
     });
     worker.on('exit', () => {

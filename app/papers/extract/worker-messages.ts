@@ -1,13 +1,11 @@
-// Messages between the extraction pool and its workers, a union on `kind`.
-import type { PdfExtraction } from './extract-pdf.ts';
+// Messages between the extraction pool and its workers, unions on `kind`. A job reads a range of
+// pages of one document; a worker keeps the documents it has opened until told to close them.
+import type { PdfReadFailure, RawPage, RawPdf } from './pdf-reader.ts';
 
-export interface WorkerRequest {
-  kind: 'extract';
-  id: number;
-  input: string;
-  data: ArrayBuffer;
-}
+export type WorkerRequest =
+  | { kind: 'readPages'; jobId: number; docId: number; data: Uint8Array; from: number; to: number }
+  | { kind: 'close'; docId: number };
 
 export type WorkerReply =
-  | { kind: 'extracted'; id: number; result: PdfExtraction }
-  | { kind: 'failed'; id: number; error: { name: string; message: string } };
+  | { kind: 'pages'; jobId: number; numPages: number; info: RawPdf['info']; pages: RawPage[] }
+  | { kind: 'failed'; jobId: number; reason: PdfReadFailure | 'crash'; message: string };

@@ -1,0 +1,141 @@
+// The run part of the contract: a run is an append-only log of these events (persisted as they
+// happen, streamed to front ends). The agent tree, timelines and totals are pure functions of it.
+import { z } from 'zod';
+
+const at = z.number();
+const agentId = z.string().regex(/^0(\.\d+)*$/, "an agent path like '0' or '0.1.2'");
+const turn = z.number().int().nonnegative();
+
+export const JsonValue: z.ZodType = z.unknown();
+
+export const Budgets = z.object({
+  maxTurns: z.number().int().min(1).max(100).default(10),
+  maxDepth: z.number().int().min(0).max(10).default(2),
+  maxChildrenPerCall: z.number().int().min(1).max(64).default(8),
+  maxAgents: z.number().int().min(1).max(10_000).default(64),
+  maxTokens: z.number().int().min(1).default(2_000_000),
+  wallTimeMs: z
+    .number()
+    .int()
+    .min(1)
+    .default(30 * 60_000),
+  maxInFlightCalls: z.number().int().min(1).max(4096).default(32),
+});
+export type Budgets = z.infer<typeof Budgets>;
+
+export const CodeBlockPolicy = z.enum(['first', 'last', 'all']);
+export type CodeBlockPolicy = z.infer<typeof CodeBlockPolicy>;
+
+export const RunStatus = z.enum(['running', 'done', 'failed', 'canceled', 'interrupted']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const ErrorInfo = z.object({ name: z.string(), message: z.string() });
+
+export const Usage = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() });
+
+export const RunEvent = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('run.started'),
+    at,
+    runId: z.string(),
+    question: z.string(),
+    set: z.string(),
+    papers: z.array(z.string()),
+    model: z.string(),
+    budgets: Budgets,
+    codeBlocks: CodeBlockPolicy,
+    prompts: z.string(),
+    forkOf: z.object({ runId: z.string(), agentId, turn }).optional(),
+  }),
+  z.object({
+    kind: z.literal('agent.spawned'),
+    at,
+    agentId,
+    parentId: agentId.nullable(),
+    depth: z.number().int(),
+    prompt: z.string(),
+    contextChars: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('turn.started'),
+    at,
+    agentId,
+    turn,
+    messages: z.array(
+      z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }),
+    ),
+  }),
+  z.object({ kind: z.literal('model.delta'), at, agentId, turn, text: z.string() }),
+  z.object({
+    kind: z.literal('model.done'),
+    at,
+    agentId,
+    turn,
+    text: z.string(),
+    usage: Usage,
+    costUsd: z.number().nullable(),
+    latencyMs: z.number(),
+    finishReason: z.string(),
+  }),
+  z.object({
+    kind: z.literal('code.started'),
+    at,
+    agentId,
+    turn,
+    block: z.number().int(),
+    code: z.string(),
+  }),
+  z.object({
+    kind: z.literal('repl.output'),
+    at,
+    agentId,
+    turn,
+    block: z.number().int(),
+    stdout: z.string(),
+    stderr: z.string(),
+    error: z.object({ type: z.string(), message: z.string() }).nullable(),
+    durationMs: z.number(),
+    variables: z.array(z.object({ name: z.string(), type: z.string(), repr: z.string() })),
+  }),
+  z.object({
+    kind: z.literal('child.call'),
+    at,
+    agentId,
+    turn,
+    childId: agentId.nullable(),
+    call: z.enum(['rlm', 'llm']),
+    prompt: z.string(),
+  }),
+  z.object({
+    kind: z.literal('child.returned'),
+    at,
+    agentId,
+    childId: agentId.nullable(),
+    answer: JsonValue,
+    error: ErrorInfo.nullable(),
+  }),
+  z.object({
+    kind: z.literal('final.answer'),
+    at,
+    agentId,
+    turn,
+    answer: JsonValue,
+    via: z.enum(['FINAL', 'FINAL_VAR']),
+  }),
+  z.object({ kind: z.literal('agent.failed'), at, agentId, error: ErrorInfo }),
+  z.object({
+    kind: z.literal('run.finished'),
+    at,
+    status: RunStatus.exclude(['running']),
+    answer: JsonValue,
+    agents: z.number().int(),
+    turns: z.number().int(),
+    usage: Usage,
+    costUsd: z.number().nullable(),
+    durationMs: z.number(),
+    error: ErrorInfo.nullable(),
+  }),
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventKind = RunEvent['kind'];
+export type RunEventOf<K extends RunEventKind> = Extract<RunEvent, { kind: K }>;

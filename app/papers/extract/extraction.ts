@@ -1,0 +1,81 @@
+// From pdf.js' raw pages to what ingestion stores, and the named errors for what went wrong.
+// Pure (no pdf.js import), so the main thread can assemble pages read by several workers.
+import type { Section } from '../../api/index.ts';
+import { countWords } from '../document.ts';
+import {
+  EmptyFileError,
+  NotAPdfError,
+  PdfCorruptError,
+  PdfEncryptedError,
+  PdfNoPagesError,
+  PdfNoTextLayerError,
+  PdfTruncatedError,
+} from '../errors.ts';
+import { splitLines } from './lines.ts';
+import type { PdfReadFailure, RawPdf } from './pdf-reader.ts';
+import { detectStructure } from './structure.ts';
+import { layoutText, type PlacedRun } from './text-layout.ts';
+
+export interface PdfExtraction {
+  title: string;
+  authors: string[];
+  abstract: string;
+  fullText: string;
+  sections: Section[];
+  pageStarts: number[];
+  pageSizes: { width: number; height: number }[];
+  runs: PlacedRun[];
+  pages: number;
+  words: number;
+}
+
+const pdfHeader = Buffer.from('%PDF-');
+const eofMarker = Buffer.from('%%EOF');
+
+/** Checks that need no parser: empty, not a PDF, cut off before its end. */
+export function checkPdfBytes(input: string, data: Uint8Array): void {
+  if (data.length === 0) throw new EmptyFileError(input);
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (bytes.subarray(0, 1024).indexOf(pdfHeader) < 0) throw new NotAPdfError(input);
+  if (bytes.subarray(Math.max(0, bytes.length - 4096)).indexOf(eofMarker) < 0) {
+    throw new PdfTruncatedError(input);
+  }
+}
+
+export function readFailureError(
+  input: string,
+  reason: PdfReadFailure | 'crash',
+  message: string,
+): Error {
+  switch (reason) {
+    case 'password':
+      return new PdfEncryptedError(input);
+    case 'no-pages':
+      return new PdfNoPagesError(input);
+    case 'invalid':
+    case 'unreadable-page':
+    case 'crash':
+      return new PdfCorruptError(input, message);
+  }
+}
+
+export function extractionFromRaw(input: string, raw: RawPdf): PdfExtraction {
+  const layout = layoutText(raw);
+  const letters = layout.fullText.match(/\p{L}/gu)?.length ?? 0;
+  if (letters < 50) throw new PdfNoTextLayerError(input, raw.pages.length);
+  const structure = detectStructure(
+    layout.fullText,
+    splitLines(layout),
+    raw.pages[0]?.height ?? 792,
+    raw.info.title,
+  );
+  return {
+    ...structure,
+    fullText: layout.fullText,
+    pageStarts: layout.pageStarts,
+    pageSizes: layout.pageSizes,
+    runs: layout.runs,
+    pages: raw.pages.length,
+    words: countWords(layout.fullText),
+  };
+}

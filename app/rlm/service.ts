@@ -1,0 +1,160 @@
+// Starts runs over paper sets: builds the REPL context from app/papers, the model from its spec,
+// shares one sandbox among all runs (routing rlm_query callbacks by run), persists every event
+// and fans it out to listeners. The composition roots (CLI, host) own one RunService each.
+import { randomUUID } from 'node:crypto';
+import { Budgets, type CodeBlockPolicy, type RunEvent } from '../api/index.ts';
+import type { Provider } from '../models/provider.ts';
+import type { PaperLibrary } from '../papers/index.ts';
+import type { ReplCallbacks } from '../repl/types.ts';
+import type { RunStore } from '../store/index.ts';
+import type { PromptStyle } from './prompts.ts';
+import type { AgentSandbox } from './run-context.ts';
+import { RlmRun, type RunOutcome } from './run.ts';
+
+export interface DisposableSandbox extends AgentSandbox {
+  dispose(): Promise<void>;
+}
+
+export type SandboxFactory = (callbacks: ReplCallbacks) => Promise<DisposableSandbox>;
+
+export interface StartRunRequest {
+  set: string;
+  question: string;
+  model: string;
+  budgets?: Partial<Budgets>;
+  codeBlocks?: CodeBlockPolicy;
+  promptStyle?: PromptStyle;
+  /** Restrict the context to these papers of the set. */
+  paperIds?: string[];
+}
+
+export interface StartedRun {
+  runId: string;
+  finished: Promise<RunOutcome>;
+  cancel(): void;
+}
+
+export class UnknownRunAgentError extends Error {
+  override readonly name = 'UnknownRunAgentError';
+  constructor(key: string) {
+    super(`The REPL called back for '${key}', which belongs to no active run`);
+  }
+}
+
+function splitKey(key: string): { runId: string; agentId: string } {
+  const slash = key.lastIndexOf('/');
+  return { runId: key.slice(0, slash), agentId: key.slice(slash + 1) };
+}
+
+export class RunService {
+  readonly #papers: PaperLibrary;
+  readonly #store: RunStore;
+  readonly #providers: (spec: string) => Provider;
+  readonly #sandboxFactory: SandboxFactory;
+  #sandbox: Promise<DisposableSandbox> | null = null;
+  readonly #active = new Map<string, RlmRun>();
+  readonly #listeners = new Set<(runId: string, event: RunEvent) => void>();
+
+  constructor(options: {
+    papers: PaperLibrary;
+    store: RunStore;
+    providers: (spec: string) => Provider;
+    sandbox: SandboxFactory;
+  }) {
+    this.#papers = options.papers;
+    this.#store = options.store;
+    this.#providers = options.providers;
+    this.#sandboxFactory = options.sandbox;
+  }
+
+  onEvent(listener: (runId: string, event: RunEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #run(key: string): { run: RlmRun; agentId: string } {
+    const { runId, agentId } = splitKey(key);
+    const run = this.#active.get(runId);
+    if (!run) throw new UnknownRunAgentError(key);
+    return { run, agentId };
+  }
+
+  #sandboxFor(): Promise<DisposableSandbox> {
+    this.#sandbox ??= this.#sandboxFactory({
+      rlmQuery: (key, prompt, context) => {
+        const { run, agentId } = this.#run(key);
+        return run.rlmQuery(agentId, prompt, context);
+      },
+      rlmQueryBatched: (key, prompts, contexts) => {
+        const { run, agentId } = this.#run(key);
+        return run.rlmQueryBatched(agentId, prompts, contexts);
+      },
+      llmQuery: (key, prompt) => {
+        const { run, agentId } = this.#run(key);
+        return run.llmQuery(agentId, prompt);
+      },
+      llmQueryBatched: (key, prompts) => {
+        const { run, agentId } = this.#run(key);
+        return Promise.all(prompts.map((prompt) => run.llmQuery(agentId, prompt)));
+      },
+    });
+    return this.#sandbox;
+  }
+
+  /** Starts a run; resolves once it is recorded and running (its end is `finished`). */
+  async start(request: StartRunRequest): Promise<StartedRun> {
+    const budgets = Budgets.parse(request.budgets ?? {});
+    const texts = this.#papers
+      .texts(request.set)
+      .filter((paper) => !request.paperIds || request.paperIds.includes(paper.id));
+    const provider = this.#providers(request.model);
+    const sandbox = await this.#sandboxFor();
+    const runId = randomUUID();
+    const writer = this.#store.writer({
+      id: runId,
+      question: request.question,
+      set: request.set,
+      model: request.model,
+    });
+    const run = new RlmRun({
+      runId,
+      question: request.question,
+      set: request.set,
+      papers: Object.fromEntries(texts.map((paper) => [paper.id, paper.context])),
+      provider,
+      sandbox,
+      budgets,
+      ...(request.codeBlocks ? { codeBlocks: request.codeBlocks } : {}),
+      ...(request.promptStyle ? { promptStyle: request.promptStyle } : {}),
+      emit: (event) => {
+        writer.append(event);
+        for (const listener of this.#listeners) listener(runId, event);
+      },
+    });
+    this.#active.set(runId, run);
+    const finished = run.start().finally(() => {
+      writer.flush();
+      this.#active.delete(runId);
+    });
+    return {
+      runId,
+      finished,
+      cancel: () => {
+        run.cancel();
+      },
+    };
+  }
+
+  cancel(runId: string): boolean {
+    const run = this.#active.get(runId);
+    run?.cancel();
+    return run !== undefined;
+  }
+
+  async dispose(): Promise<void> {
+    for (const run of this.#active.values()) run.cancel();
+    const sandbox = this.#sandbox;
+    this.#sandbox = null;
+    if (sandbox) await (await sandbox).dispose();
+  }
+}

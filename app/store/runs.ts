@@ -1,0 +1,219 @@
+// Runs as append-only event logs in SQLite. Events are buffered for a few milliseconds and
+// written in one transaction, so a busy run costs few syncs; a killed process loses at most that
+// window and its run is marked interrupted the next time a workspace opens its runs.
+import type { DatabaseSync } from 'node:sqlite';
+import type { RunEvent, RunStatus } from '../api/index.ts';
+import { transaction } from './database.ts';
+
+export interface RunSummary {
+  id: string;
+  createdAt: number;
+  finishedAt: number | null;
+  status: RunStatus;
+  question: string;
+  set: string;
+  model: string;
+  answer: unknown;
+  agents: number;
+  turns: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  error: { name: string; message: string } | null;
+  parentRunId: string | null;
+}
+
+interface RunRow {
+  id: string;
+  created_at: number;
+  finished_at: number | null;
+  status: RunStatus;
+  question: string;
+  set_name: string;
+  model: string;
+  answer: string | null;
+  agents: number;
+  turns: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number | null;
+  error: string | null;
+  parent_run_id: string | null;
+}
+
+export class RunNotFoundError extends Error {
+  override readonly name = 'RunNotFoundError';
+  constructor(id: string) {
+    super(`There is no run '${id}' in this workspace; list runs with \`rlm-studio runs\``);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function toSummary(row: RunRow): RunSummary {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    status: row.status,
+    question: row.question,
+    set: row.set_name,
+    model: row.model,
+    answer: row.answer === null ? null : (JSON.parse(row.answer) as unknown),
+    agents: row.agents,
+    turns: row.turns,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    costUsd: row.cost_usd,
+    error: row.error === null ? null : (JSON.parse(row.error) as { name: string; message: string }),
+    parentRunId: row.parent_run_id,
+  };
+}
+
+export class RunStore {
+  readonly #db: DatabaseSync;
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  /** Marks runs left 'running' by a process that no longer exists as interrupted. */
+  markInterrupted(now = Date.now()): number {
+    const rows = this.#db
+      .prepare("SELECT id, owner_pid FROM runs WHERE status = 'running'")
+      .all() as { id: string; owner_pid: number | null }[];
+    let count = 0;
+    for (const row of rows) {
+      if (row.owner_pid !== null && row.owner_pid !== process.pid && isAlive(row.owner_pid))
+        continue;
+      if (row.owner_pid === process.pid) continue;
+      this.#db
+        .prepare("UPDATE runs SET status = 'interrupted', finished_at = ? WHERE id = ?")
+        .run(now, row.id);
+      count++;
+    }
+    return count;
+  }
+
+  list(): RunSummary[] {
+    this.markInterrupted();
+    return (
+      this.#db.prepare('SELECT * FROM runs ORDER BY created_at DESC').all() as unknown as RunRow[]
+    ).map(toSummary);
+  }
+
+  get(id: string): RunSummary {
+    this.markInterrupted();
+    const row = this.#db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    if (!row) throw new RunNotFoundError(id);
+    return toSummary(row);
+  }
+
+  events(id: string): RunEvent[] {
+    const rows = this.#db
+      .prepare('SELECT data FROM run_events WHERE run_id = ? ORDER BY seq')
+      .all(id) as { data: string }[];
+    if (rows.length === 0) this.get(id);
+    return rows.map((row) => JSON.parse(row.data) as RunEvent);
+  }
+
+  remove(id: string): boolean {
+    return this.#db.prepare('DELETE FROM runs WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** A writer for a new run; the run row exists (status running) once this returns. */
+  writer(
+    run: { id: string; question: string; set: string; model: string; parentRunId?: string },
+    flushMs = 25,
+  ): RunWriter {
+    this.#db
+      .prepare(
+        'INSERT INTO runs (id, created_at, status, question, set_name, model, parent_run_id, owner_pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        run.id,
+        Date.now(),
+        'running',
+        run.question,
+        run.set,
+        run.model,
+        run.parentRunId ?? null,
+        process.pid,
+      );
+    return new RunWriter(this.#db, run.id, flushMs);
+  }
+}
+
+export class RunWriter {
+  readonly #db: DatabaseSync;
+  readonly #runId: string;
+  readonly #flushMs: number;
+  #buffer: RunEvent[] = [];
+  #seq = 0;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(db: DatabaseSync, runId: string, flushMs: number) {
+    this.#db = db;
+    this.#runId = runId;
+    this.#flushMs = flushMs;
+  }
+
+  append(event: RunEvent): void {
+    this.#buffer.push(event);
+    if (event.kind === 'run.started' || event.kind === 'run.finished') {
+      this.flush();
+    } else {
+      this.#timer ??= setTimeout(() => {
+        this.flush();
+      }, this.#flushMs);
+    }
+  }
+
+  flush(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#buffer.length === 0) return;
+    const events = this.#buffer;
+    this.#buffer = [];
+    const insert = this.#db.prepare(
+      'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    transaction(this.#db, () => {
+      for (const event of events) {
+        insert.run(
+          this.#runId,
+          this.#seq++,
+          event.at,
+          event.kind,
+          'agentId' in event ? event.agentId : null,
+          JSON.stringify(event),
+        );
+        if (event.kind === 'run.finished') {
+          this.#db
+            .prepare(
+              `UPDATE runs SET status = ?, finished_at = ?, answer = ?, agents = ?, turns = ?, input_tokens = ?,
+                 output_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
+            )
+            .run(
+              event.status,
+              event.at,
+              JSON.stringify(event.answer ?? null),
+              event.agents,
+              event.turns,
+              event.usage.inputTokens,
+              event.usage.outputTokens,
+              event.costUsd,
+              event.error ? JSON.stringify(event.error) : null,
+              this.#runId,
+            );
+        }
+      }
+    });
+  }
+}
