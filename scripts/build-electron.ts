@@ -8,7 +8,7 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-export type BundleName = 'main' | 'preload';
+export type BundleName = 'main' | 'preload' | 'extractWorker';
 
 /** A bundle reaches a module its runtime cannot load (e.g. a Node built-in from the sandboxed preload). */
 export class BundleBoundaryError extends Error {
@@ -57,19 +57,29 @@ export function electronBuildOptions(
     logLevel: 'silent',
     absWorkingDir: root,
   } as const satisfies BuildOptions;
+  const nodeCjs = {
+    platform: 'node',
+    target: 'node22',
+    banner: { js: importMetaShim },
+    define: {
+      'import.meta.url': '__importMetaUrl',
+      'import.meta.dirname': '__dirname',
+      'import.meta.filename': '__filename',
+    },
+  } as const satisfies BuildOptions;
   return {
     main: {
       ...common,
+      ...nodeCjs,
       entryPoints: [join(root, 'electron', 'main.ts')],
       outfile: join(outDir, 'main.cjs'),
-      platform: 'node',
-      target: 'node22',
-      banner: { js: importMetaShim },
-      define: {
-        'import.meta.url': '__importMetaUrl',
-        'import.meta.dirname': '__dirname',
-        'import.meta.filename': '__filename',
-      },
+    },
+    // PDF extraction's worker thread (app/papers/extract/pool.ts looks for it beside main.cjs).
+    extractWorker: {
+      ...common,
+      ...nodeCjs,
+      entryPoints: [join(root, 'app', 'papers', 'extract', 'extract-worker.ts')],
+      outfile: join(outDir, 'extract-worker.cjs'),
     },
     preload: {
       ...common,
@@ -88,7 +98,7 @@ const nodeBuiltins = new Set(builtinModules.flatMap((name) => [name, `node:${nam
 export function forbiddenRuntimeImports(bundle: BundleName, metafile: Metafile): string[] {
   const allowed = (path: string) =>
     path === 'electron' ||
-    (bundle === 'main' && (nodeBuiltins.has(path) || path.startsWith('node:')));
+    (bundle !== 'preload' && (nodeBuiltins.has(path) || path.startsWith('node:')));
   const external = Object.values(metafile.outputs).flatMap((output) =>
     output.imports.filter((entry) => entry.external === true).map((entry) => entry.path),
   );
@@ -105,7 +115,7 @@ export async function buildElectron(
   paths: BuildPaths = { root: projectRoot },
 ): Promise<BuiltBundle[]> {
   const options = electronBuildOptions(paths);
-  const names: BundleName[] = ['main', 'preload'];
+  const names: BundleName[] = ['main', 'preload', 'extractWorker'];
   return Promise.all(
     names.map(async (bundle): Promise<BuiltBundle> => {
       const result = await build(options[bundle]);
