@@ -1,0 +1,161 @@
+// Chat completions over the official openai SDK, streamed, for any OpenAI-compatible server
+// (OpenAI, vLLM, SGLang, Ollama, LM Studio). The SDK's own retries are off: retry.ts owns them,
+// so both HTTP providers back off, time out and cancel the same way.
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from 'openai';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import {
+  deliverDelta,
+  resolveHttpOptions,
+  type HttpProviderOptions,
+  type ResolvedHttpOptions,
+} from './http-options.ts';
+import { costOf, estimateUsage } from './pricing.ts';
+import type { Completion, CompletionRequest, Provider, TokenUsage } from './provider.ts';
+import { callWithRetries, type AttemptProgress } from './retry.ts';
+import { classifySdkError, type SdkErrorClasses } from './sdk-failure.ts';
+
+const OPENAI_ERRORS: SdkErrorClasses = {
+  APIError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+};
+
+/** Sent to servers that need no key: the SDK insists on one, and vLLM's convention is 'EMPTY'. */
+const NO_KEY = 'EMPTY';
+
+export interface OpenAICompatibleOptions extends HttpProviderOptions {
+  /**
+   * OpenAI's newer models take `max_completion_tokens` and refuse `max_tokens`; most self-hosted
+   * servers know only `max_tokens`. Defaults to 'max_tokens'.
+   */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens' | undefined;
+}
+
+export class OpenAICompatibleProvider implements Provider {
+  readonly spec: string;
+  private readonly options: ResolvedHttpOptions;
+  private readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  private readonly client: OpenAI;
+
+  constructor(options: OpenAICompatibleOptions) {
+    this.options = resolveHttpOptions(options, {
+      spec: `openai-compatible:${options.model}@${options.baseUrl}`,
+      keySource: 'the API key set for this endpoint in Settings > Models',
+    });
+    this.spec = this.options.spec;
+    this.maxTokensField = options.maxTokensField ?? 'max_tokens';
+    // Every option is explicit so that the SDK reads nothing from the environment on its own.
+    this.client = new OpenAI({
+      apiKey: this.options.apiKey ?? NO_KEY,
+      baseURL: this.options.baseUrl,
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      timeout: this.options.timeoutMs,
+    });
+  }
+
+  async complete(request: CompletionRequest): Promise<Completion> {
+    const started = performance.now();
+    const { spec, model, baseUrl, keySource, apiKey, policy, timeoutMs, random } = this.options;
+    const secrets = apiKey === undefined ? [] : [apiKey];
+    const answer = await callWithRetries(
+      {
+        spec,
+        secrets,
+        signal: request.signal,
+        timeoutMs,
+        policy,
+        random,
+        classify: (error) =>
+          classifySdkError(error, OPENAI_ERRORS, { spec, model, baseUrl, keySource, secrets }),
+      },
+      (signal, progress) => this.attempt(request, signal, progress),
+    );
+    const usage = answer.usage ?? estimateUsage(request.messages, answer.text);
+    return {
+      text: answer.text,
+      usage,
+      costUsd: costOf(model, usage, this.options.prices),
+      model: answer.model ?? model,
+      finishReason: answer.finishReason,
+      latencyMs: performance.now() - started,
+    };
+  }
+
+  private async attempt(
+    request: CompletionRequest,
+    signal: AbortSignal,
+    progress: AttemptProgress,
+  ): Promise<StreamedAnswer> {
+    const stream = await this.client.chat.completions.create(
+      {
+        model: this.options.model,
+        messages: request.messages.map((message) => ({
+          role: message.role,
+          content: message.content,
+        })),
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        ...(request.maxTokens === undefined ? {} : { [this.maxTokensField]: request.maxTokens }),
+        ...(request.stop === undefined || request.stop.length === 0 ? {} : { stop: request.stop }),
+      },
+      { signal, maxRetries: 0, timeout: this.options.timeoutMs },
+    );
+    const answer: StreamedAnswer = {
+      text: '',
+      usage: undefined,
+      model: undefined,
+      finishReason: 'other',
+    };
+    for await (const chunk of stream) readChunk(chunk, answer, request, progress);
+    return answer;
+  }
+}
+
+interface StreamedAnswer {
+  text: string;
+  usage: TokenUsage | undefined;
+  model: string | undefined;
+  finishReason: Completion['finishReason'];
+}
+
+function readChunk(
+  chunk: ChatCompletionChunk,
+  answer: StreamedAnswer,
+  request: CompletionRequest,
+  progress: AttemptProgress,
+): void {
+  if (chunk.model) answer.model = chunk.model;
+  // With include_usage the last chunk carries the counts and no choices.
+  if (chunk.usage) {
+    answer.usage = {
+      inputTokens: chunk.usage.prompt_tokens,
+      outputTokens: chunk.usage.completion_tokens,
+    };
+  }
+  const choice = chunk.choices[0];
+  if (!choice) return;
+  const text = choice.delta.content ?? '';
+  answer.text += text;
+  deliverDelta(request, text, progress);
+  if (choice.finish_reason) answer.finishReason = finishReasonOf(choice.finish_reason);
+}
+
+function finishReasonOf(reason: string): Completion['finishReason'] {
+  switch (reason) {
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
+    default:
+      return 'other';
+  }
+}
