@@ -27,13 +27,19 @@ const expectedTitles: Record<string, string> = {
   '1910.10683': 'Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer',
   '2002.08910': 'How Much Knowledge Can You Pack Into the Parameters of a Language Model?',
   '1911.02782': 'S2ORC: The Semantic Scholar Open Research Corpus',
-  '2301.13298': 'LONGEVAL: Guidelines for Human Evaluation of Faithfulness in Long-form Summarization',
-  '2203.00130': 'Paper Plain: Making Medical Research Papers Approachable to Healthcare Consumers with Natural Language Processing',
-  '2203.06947': 'XYLayoutLM: Towards Layout-Aware Multimodal Networks For Visually-Rich Document Understanding',
-  '2206.10883': 'Multi-LexSum: Real-World Summaries of Civil Rights Lawsuits at Multiple Granularities',
-  '2304.02623': 'Beyond Summarization: Designing AI Support for Real-World Expository Writing Tasks',
+  '2301.13298':
+    'LONGEVAL: Guidelines for Human Evaluation of Faithfulness in Long-form Summarization',
+  '2203.00130':
+    'Paper Plain: Making Medical Research Papers Approachable to Healthcare Consumers with Natural Language Processing',
+  '2203.06947':
+    'XYLayoutLM: Towards Layout-Aware Multimodal Networks For Visually-Rich Document Understanding',
+  '2206.10883':
+    'Multi-LexSum: Real-World Summaries of Civil Rights Lawsuits at Multiple Granularities',
+  '2304.02623':
+    'Beyond Summarization: Designing AI Support for Real-World Expository Writing Tasks',
   '2305.14962': 'ICDAR 2023 Competition on Robust Layout Segmentation in Corporate Documents',
-  'papermage-a-unified-toolkit-for-processing': 'PaperMage: A Unified Toolkit for Processing, Representing, and Manipulating Visually-Rich Scientific Documents',
+  'papermage-a-unified-toolkit-for-processing':
+    'PaperMage: A Unified Toolkit for Processing, Representing, and Manipulating Visually-Rich Scientific Documents',
 };
 
 /** Words as both texts are compared: line-end hyphenation joined, accents and case folded. */
@@ -85,7 +91,10 @@ const files = readdirSync(papersDir)
 let started = performance.now();
 const references = new Map<string, string>();
 for (const file of files) {
-  references.set(file, execFileSync('pdftotext', ['-q', file, '-'], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  references.set(
+    file,
+    execFileSync('pdftotext', ['-q', file, '-'], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+  );
 }
 const pdftotextMs = performance.now() - started;
 
@@ -129,12 +138,16 @@ for (const [index, file] of files.entries()) {
   const expected = expectedTitles[id];
   const correct = expected !== undefined && paper.title === expected;
   if (correct) titlesCorrect++;
-  console.log(`${id}\t${(score.strict * 100).toFixed(2)}%\t${(score.tolerant * 100).toFixed(2)}%\t${correct ? 'ok' : 'WRONG'} ${paper.title}`);
+  console.log(
+    `${id}\t${(score.strict * 100).toFixed(2)}%\t${(score.tolerant * 100).toFixed(2)}%\t${correct ? 'ok' : 'WRONG'} ${paper.title}`,
+  );
 }
 
 // Keyword search over a 10-paper set (the REPL's texts).
 const ten = library.texts('bench').slice(0, 10);
-const search = benchKeywordSearch(Object.fromEntries(ten.map((paper) => [paper.id, paper.context])));
+const search = benchKeywordSearch(
+  Object.fromEntries(ten.map((paper) => [paper.id, paper.context])),
+);
 workspace.close();
 rmSync(dir, { recursive: true, force: true });
 
@@ -146,9 +159,13 @@ const figures = {
   ingest_vs_pdftotext_ratio: Number((ingestMs / pdftotextMs).toFixed(3)),
   reopen_p50_ms: Number(median(reopenMs).toFixed(1)),
   coverage_min_pct: Number((Math.min(...tolerant) * 100).toFixed(2)),
-  coverage_mean_pct: Number(((tolerant.reduce((a, b) => a + b, 0) / tolerant.length) * 100).toFixed(2)),
+  coverage_mean_pct: Number(
+    ((tolerant.reduce((a, b) => a + b, 0) / tolerant.length) * 100).toFixed(2),
+  ),
   coverage_strict_min_pct: Number((Math.min(...strict) * 100).toFixed(2)),
-  coverage_strict_mean_pct: Number(((strict.reduce((a, b) => a + b, 0) / strict.length) * 100).toFixed(2)),
+  coverage_strict_mean_pct: Number(
+    ((strict.reduce((a, b) => a + b, 0) / strict.length) * 100).toFixed(2),
+  ),
   titles_correct: titlesCorrect,
   keyword_search_set_chars: ten.reduce((sum, paper) => sum + paper.context.length, 0),
   keyword_search_p50_ms: Number(search.exact_p50_ms.toFixed(3)),

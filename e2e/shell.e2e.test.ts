@@ -58,7 +58,9 @@ describe('app shell', () => {
     await page.getByTestId(`view-${id}`).waitFor();
     expect(new URL(page.url()).hash).toBe(`#/${id}`);
     expect(await page.getByTestId(`view-${id}`).textContent()).toContain(label);
-    expect(await page.getByTestId(`view-${id}`).textContent()).toMatch(/issue #\d/);
+    // Views not built yet say which issue brings them.
+    if (id !== 'papers')
+      expect(await page.getByTestId(`view-${id}`).textContent()).toMatch(/issue #\d/);
     await screenshot(page, `view-${id}`);
   });
 

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
-import { appVersion, createEngineHost, type Host } from '../app/host/index.ts';
+import { appVersion, composeEngine, type Host } from '../app/host/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { relaunchArgs, workspaceFromArgv } from './args.ts';
 import { createDialogService } from './dialogs.ts';
@@ -98,7 +98,8 @@ function installMenu(host: Host): void {
 function start(): void {
   assertRendererBuilt(rendererDir);
   const workspace = openWorkspace(workspaceFromArgv(process.argv));
-  const host = createEngineHost({ workspace, shell: 'electron', dialogs });
+  const engine = composeEngine({ workspace, shell: 'electron', dialogs });
+  const { host } = engine;
   const binding = bindHostToIpc(ipcMain, host);
   protocol.handle(appScheme, createAppProtocolHandler(rendererDir));
   denyAllPermissions(session.defaultSession);
@@ -111,7 +112,9 @@ function start(): void {
   });
   app.on('will-quit', () => {
     binding.dispose();
-    workspace.close();
+    void engine.dispose().finally(() => {
+      workspace.close();
+    });
   });
 }
 

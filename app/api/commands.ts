@@ -2,6 +2,7 @@
 // command here is the only way to add one; api.surface.test.ts snapshots the whole surface.
 import { z } from 'zod';
 import { paperCommands } from './papers.ts';
+import { runCommands } from './runs.ts';
 
 export const viewIds = ['papers', 'run', 'runs', 'eval', 'train'] as const;
 export const ViewId = z.enum(viewIds);
@@ -71,6 +72,7 @@ export const commands = {
     response: z.object({ paths: z.array(z.string()), canceled: z.boolean() }),
   },
   ...paperCommands,
+  ...runCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export interface CommandSpec {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { Settings, ViewId } from './commands.ts';
 import { paperEvents } from './papers.ts';
+import { runEvents } from './runs.ts';
 
 const at = z.number().describe('milliseconds since the epoch, engine clock');
 
@@ -18,6 +19,7 @@ export const ApiEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('menu.toggleTheme'), at }),
   z.object({ kind: z.literal('menu.showShortcuts'), at }),
   ...paperEvents,
+  ...runEvents,
 ]);
 export type ApiEvent = z.infer<typeof ApiEvent>;
 export type ApiEventKind = ApiEvent['kind'];

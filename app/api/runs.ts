@@ -5,6 +5,8 @@ import { z } from 'zod';
 const at = z.number();
 const agentId = z.string().regex(/^0(\.\d+)*$/, "an agent path like '0' or '0.1.2'");
 const turn = z.number().int().nonnegative();
+/** Who called the model: an agent, or an agent's plain llm_query calls ('0.1:llm', turn = call n). */
+const callerId = z.string().regex(/^0(\.\d+)*(:llm)?$/, "an agent path, optionally with ':llm'");
 
 export const JsonValue: z.ZodType = z.unknown();
 
@@ -65,11 +67,11 @@ export const RunEvent = z.discriminatedUnion('kind', [
       z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }),
     ),
   }),
-  z.object({ kind: z.literal('model.delta'), at, agentId, turn, text: z.string() }),
+  z.object({ kind: z.literal('model.delta'), at, agentId: callerId, turn, text: z.string() }),
   z.object({
     kind: z.literal('model.done'),
     at,
-    agentId,
+    agentId: callerId,
     turn,
     text: z.string(),
     usage: Usage,
@@ -139,3 +141,58 @@ export const RunEvent = z.discriminatedUnion('kind', [
 export type RunEvent = z.infer<typeof RunEvent>;
 export type RunEventKind = RunEvent['kind'];
 export type RunEventOf<K extends RunEventKind> = Extract<RunEvent, { kind: K }>;
+
+export const RunSummary = z.object({
+  id: z.string(),
+  createdAt: z.number(),
+  finishedAt: z.number().nullable(),
+  status: RunStatus,
+  question: z.string(),
+  set: z.string(),
+  model: z.string(),
+  answer: JsonValue,
+  agents: z.number().int(),
+  turns: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  costUsd: z.number().nullable(),
+  error: ErrorInfo.nullable(),
+  parentRunId: z.string().nullable(),
+});
+export type RunSummaryPayload = z.infer<typeof RunSummary>;
+
+export const runCommands = {
+  'runs.start': {
+    summary: 'Starts an RLM run over a paper set; its events stream as runs.event.',
+    request: z
+      .object({
+        set: z.string().min(1),
+        question: z.string().min(1).max(20_000),
+        model: z.string().min(1),
+        budgets: Budgets.partial().optional(),
+        codeBlocks: CodeBlockPolicy.optional(),
+        prompts: z.enum(['long', 'short']).optional(),
+      })
+      .strict(),
+    response: z.object({ runId: z.string() }),
+  },
+  'runs.cancel': {
+    summary: 'Cancels a running run (every agent, in-flight calls, the REPL).',
+    request: z.object({ runId: z.string() }).strict(),
+    response: z.object({ canceled: z.boolean() }),
+  },
+  'runs.list': {
+    summary: 'Every run in the workspace, newest first.',
+    request: z.object({}).strict(),
+    response: z.object({ runs: z.array(RunSummary) }),
+  },
+  'runs.events': {
+    summary: "A run's whole event log.",
+    request: z.object({ runId: z.string() }).strict(),
+    response: z.object({ run: RunSummary, events: z.array(RunEvent) }),
+  },
+} as const;
+
+export const runEvents = [
+  z.object({ kind: z.literal('runs.event'), at: z.number(), runId: z.string(), event: RunEvent }),
+] as const;

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { appVersion } from '../host/index.ts';
 import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts';
+import { runCommand } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 
 export function buildProgram(): Command {
@@ -18,5 +19,6 @@ export function buildProgram(): Command {
     .addCommand(serveCommand())
     .addCommand(ingestCommand())
     .addCommand(papersCommand())
-    .addCommand(paperCommand());
+    .addCommand(paperCommand())
+    .addCommand(runCommand());
 }

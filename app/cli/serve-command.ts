@@ -1,7 +1,7 @@
 // `rlm-studio serve`: opens the workspace, starts the engine host and the HTTP + WebSocket server,
 // prints the URL (with its token) and runs until interrupted.
 import { Command, InvalidArgumentError } from 'commander';
-import { createEngineHost } from '../host/index.ts';
+import { composeEngine } from '../host/index.ts';
 import { defaultRendererDir, startServer } from '../serve/index.ts';
 import { openWorkspace } from '../store/index.ts';
 import { workspaceOption, type GlobalOptions } from './options.ts';
@@ -26,9 +26,9 @@ export function serveCommand(): Command {
       async (options: { port: number; renderer: string; json?: boolean }, command: Command) => {
         const global = command.optsWithGlobals<GlobalOptions>();
         const workspace = openWorkspace(workspaceOption(global));
-        const host = createEngineHost({ workspace, shell: 'serve' });
+        const engine = composeEngine({ workspace, shell: 'serve' });
         const server = await startServer({
-          host,
+          host: engine.host,
           rendererDir: options.renderer,
           port: options.port,
         });
@@ -50,6 +50,7 @@ export function serveCommand(): Command {
           process.once('SIGTERM', stop);
         });
         await server.close();
+        await engine.dispose();
         workspace.close();
       },
     );

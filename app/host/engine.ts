@@ -2,9 +2,11 @@
 // command, Electron's main process) call this with what their shell can offer.
 import { readFileSync } from 'node:fs';
 import { type AppInfo, type CommandArgs, type CommandResponse } from '../api/index.ts';
-import { PaperLibrary, SetSearch } from '../papers/index.ts';
-import { schemaVersion, type Workspace } from '../store/index.ts';
+import { SetSearch, type PaperLibrary } from '../papers/index.ts';
+import type { RunService } from '../rlm/index.ts';
+import { RunStore, schemaVersion, type Workspace } from '../store/index.ts';
 import { paperHandlers } from './papers-handlers.ts';
+import { runHandlers } from './runs-handlers.ts';
 import { createHost, type Host } from './host.ts';
 
 export class NativeDialogUnavailableError extends Error {
@@ -23,8 +25,9 @@ export interface DialogService {
 export interface EngineOptions {
   workspace: Workspace;
   shell: AppInfo['shell'];
-  /** The workspace's papers; created here when the caller has none to share. */
-  papers?: PaperLibrary;
+  papers: PaperLibrary;
+  /** Runs RLMs (models and the REPL are wired by the composition root: see compose.ts). */
+  runs: RunService;
   dialogs?: DialogService | undefined;
   now?: () => number;
 }
@@ -42,7 +45,7 @@ export function createEngineHost(options: EngineOptions): Host {
   const { workspace, shell, dialogs } = options;
   const now = options.now ?? Date.now;
   const version = appVersion();
-  const papers = options.papers ?? new PaperLibrary(workspace.db);
+  const { papers } = options;
   const search = new SetSearch(papers);
   const host: Host = createHost({
     ...paperHandlers(
@@ -53,6 +56,9 @@ export function createEngineHost(options: EngineOptions): Host {
       },
       now,
     ),
+    ...runHandlers(options.runs, new RunStore(workspace.db), (event) => {
+      host.emit(event);
+    }),
     'app.info': () => ({
       name: 'RLM Studio',
       version,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../api/index.ts';
 import { openWorkspace, type Workspace } from '../store/index.ts';
-import { createEngineHost } from './engine.ts';
+import { composeEngine } from './compose.ts';
 import type { Host } from './host.ts';
 
 let dir: string;
@@ -14,7 +14,7 @@ let host: Host;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'rlm-host-'));
   workspace = openWorkspace(dir);
-  host = createEngineHost({ workspace, shell: 'serve', now: () => 1234 });
+  host = composeEngine({ workspace, shell: 'serve', now: () => 1234 }).host;
 });
 afterEach(() => {
   workspace.close();
@@ -112,13 +112,13 @@ describe('engine host', () => {
       payload: { title: 'x' },
     });
     expect(serve).toMatchObject({ ok: false, error: { name: 'NativeDialogUnavailableError' } });
-    const desktop = createEngineHost({
+    const desktop = composeEngine({
       workspace,
       shell: 'electron',
       dialogs: {
         openPaths: (options) => Promise.resolve({ paths: [options.title], canceled: false }),
       },
-    });
+    }).host;
     const answer = await desktop.handle({
       kind: 'request',
       id: 9,

@@ -7,3 +7,9 @@ export {
   type DialogService,
   type EngineOptions,
 } from './engine.ts';
+export {
+  composeEngine,
+  ReplUnavailableError,
+  type ComposeOptions,
+  type Engine,
+} from './compose.ts';

@@ -49,7 +49,7 @@ function splitKey(key: string): { runId: string; agentId: string } {
 export class RunService {
   readonly #papers: PaperLibrary;
   readonly #store: RunStore;
-  readonly #providers: (spec: string) => Provider;
+  readonly #providers: (spec: string) => Provider | Promise<Provider>;
   readonly #sandboxFactory: SandboxFactory;
   #sandbox: Promise<DisposableSandbox> | null = null;
   readonly #active = new Map<string, RlmRun>();
@@ -58,7 +58,7 @@ export class RunService {
   constructor(options: {
     papers: PaperLibrary;
     store: RunStore;
-    providers: (spec: string) => Provider;
+    providers: (spec: string) => Provider | Promise<Provider>;
     sandbox: SandboxFactory;
   }) {
     this.#papers = options.papers;
@@ -107,7 +107,7 @@ export class RunService {
     const texts = this.#papers
       .texts(request.set)
       .filter((paper) => !request.paperIds || request.paperIds.includes(paper.id));
-    const provider = this.#providers(request.model);
+    const provider = await this.#providers(request.model);
     const sandbox = await this.#sandboxFor();
     const runId = randomUUID();
     const writer = this.#store.writer({

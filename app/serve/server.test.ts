@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ResponseFrame } from '../api/index.ts';
-import { createEngineHost } from '../host/index.ts';
+import { composeEngine, type Engine } from '../host/index.ts';
 import { openWorkspace, type Workspace } from '../store/index.ts';
 import { resolveStaticPath } from './static-files.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -60,6 +60,7 @@ function nextFrame(ws: WebSocket): Promise<unknown> {
 let dir: string;
 let workspace: Workspace;
 let server: RunningServer;
+let engine: Engine;
 let cookie: string;
 
 beforeAll(async () => {
@@ -71,13 +72,14 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'secret.txt'), 'host secret');
   workspace = openWorkspace(join(dir, 'ws'));
   server = await startServer({
-    host: createEngineHost({ workspace, shell: 'serve' }),
+    host: (engine = composeEngine({ workspace, shell: 'serve' })).host,
     rendererDir: renderer,
   });
   cookie = `rlm_studio_token=${server.token}`;
 });
 afterAll(async () => {
   await server.close();
+  await engine.dispose();
   workspace.close();
   rmSync(dir, { recursive: true, force: true });
 });

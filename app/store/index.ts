@@ -17,4 +17,4 @@ export {
   type Workspace,
   type PlatformContext,
 } from './workspace.ts';
-export { RunStore, RunWriter, RunNotFoundError, type RunSummary } from './runs.ts';
+export { RunStore, RunWriter, RunNotFoundError, replayLookup, type RunSummary } from './runs.ts';

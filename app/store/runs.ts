@@ -217,3 +217,15 @@ export class RunWriter {
     });
   }
 }
+
+/** What a stored run's model said, by agent and turn: backs `replay:RUN`. */
+export function replayLookup(
+  store: RunStore,
+  runId: string,
+): (agentId: string, turn: number) => string | undefined {
+  const answers = new Map<string, string>();
+  for (const event of store.events(runId)) {
+    if (event.kind === 'model.done') answers.set(`${event.agentId}#${event.turn}`, event.text);
+  }
+  return (agentId, turn) => answers.get(`${agentId}#${turn}`);
+}

@@ -1,0 +1,133 @@
+// The set's passages placed in 2D by text similarity ('papers.map'), as an SVG scatter coloured by
+// paper with a legend. Hovering a point shows its passage; clicking opens it in the reader.
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { MapPoint } from '../../../../app/api/index.ts';
+import { useApi } from '../../api/ApiContext.tsx';
+import { mapPosition, paperColours, type MapFrame } from './map-layout.ts';
+import { papersHref } from './route.ts';
+import { useEngineQuery } from './use-engine-query.ts';
+
+export interface PaperMapProps {
+  set: string;
+  /** Paper ids to titles, in the set's order (it fixes the colours). */
+  titles: ReadonlyMap<string, string>;
+}
+
+const frame: MapFrame = { width: 800, height: 520, padding: 16 };
+
+export function PaperMap({ set, titles }: PaperMapProps) {
+  const api = useApi();
+  const navigate = useNavigate();
+  const map = useEngineQuery(JSON.stringify(['map', set]), () => api.call('papers.map', { set }), {
+    refreshOnSetsChanged: true,
+  });
+  const [hovered, setHovered] = useState<MapPoint | null>(null);
+  const [emphasis, setEmphasis] = useState<string | null>(null);
+
+  if (map.status === 'failed') {
+    return (
+      <p className="papers-failure" role="alert">
+        The map could not be made. {map.failure.name}: {map.failure.message}
+      </p>
+    );
+  }
+  if (map.status !== 'ready') return <p className="papers-muted">Placing the passages…</p>;
+  const { points, method } = map.value;
+  if (points.length === 0) return <p className="papers-muted">No passages to place yet.</p>;
+
+  const colours = paperColours(
+    [...titles.keys()],
+    points.map((point) => point.paperId),
+  );
+  const counts = new Map<string, number>();
+  for (const point of points) counts.set(point.paperId, (counts.get(point.paperId) ?? 0) + 1);
+  const open = (point: MapPoint) =>
+    void navigate(
+      papersHref({ set, paperId: point.paperId, hl: { start: point.start, end: point.end } }),
+    );
+
+  return (
+    <div className="paper-map" data-testid="paper-map">
+      <p className="papers-muted">
+        {points.length.toLocaleString()} passages placed by text similarity ({method}). Hover a
+        point to read it; click to open it.
+      </p>
+      <div className="paper-map-body">
+        <svg
+          className="paper-map-plot"
+          viewBox={`0 0 ${String(frame.width)} ${String(frame.height)}`}
+          role="img"
+          aria-label={`Map of ${String(points.length)} passages of ${set}`}
+          onMouseLeave={() => {
+            setHovered(null);
+          }}
+        >
+          <rect
+            className="paper-map-frame"
+            x={0.5}
+            y={0.5}
+            width={frame.width - 1}
+            height={frame.height - 1}
+            rx={6}
+          />
+          {points.map((point) => {
+            const { cx, cy } = mapPosition(point.x, point.y, frame);
+            const dimmed = emphasis !== null && emphasis !== point.paperId;
+            const active = hovered === point;
+            return (
+              <circle
+                key={`${point.paperId}-${String(point.start)}`}
+                cx={cx}
+                cy={cy}
+                r={active ? 7 : 4.5}
+                className={`map-point map-colour-${String(colours.get(point.paperId) ?? 0)}${dimmed ? ' dimmed' : ''}${active ? ' active' : ''}`}
+                data-testid="map-point"
+                data-paper={point.paperId}
+                onMouseEnter={() => {
+                  setHovered(point);
+                }}
+                onClick={() => {
+                  open(point);
+                }}
+              >
+                <title>{`${titles.get(point.paperId) ?? point.paperId}\n${point.preview}`}</title>
+              </circle>
+            );
+          })}
+        </svg>
+        <aside className="paper-map-side">
+          <ul className="paper-map-legend" aria-label="Papers">
+            {[...colours].map(([paperId, colour]) => (
+              <li
+                key={paperId}
+                onMouseEnter={() => {
+                  setEmphasis(paperId);
+                }}
+                onMouseLeave={() => {
+                  setEmphasis(null);
+                }}
+              >
+                <span className={`map-swatch map-colour-${String(colour)}`} aria-hidden="true" />
+                <Link to={papersHref({ set, paperId })} className="papers-link">
+                  {titles.get(paperId) ?? paperId}
+                </Link>
+                <span className="papers-muted"> · {counts.get(paperId) ?? 0}</span>
+              </li>
+            ))}
+          </ul>
+          <div className="paper-map-preview" data-testid="map-preview" aria-live="polite">
+            {hovered ? (
+              <>
+                <strong>{titles.get(hovered.paperId) ?? hovered.paperId}</strong>
+                <p>{hovered.preview}</p>
+              </>
+            ) : (
+              <p className="papers-muted">Hover a point to read its passage.</p>
+            )}
+          </div>
+        </aside>
+      </div>
+    </div>
+  );
+}
