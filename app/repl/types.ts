@@ -1,13 +1,18 @@
 // The REPL's contract with the RLM loop: many agents share one sandboxed interpreter, each in its
 // own namespace. The built-ins that need the loop (rlm_query, llm_query, ...) call back into it.
-export type ReplValue = null | boolean | number | string | ReplValue[] | { [key: string]: ReplValue };
+export type ReplValue =
+  null | boolean | number | string | ReplValue[] | { [key: string]: ReplValue };
 
 /** What model code's calls to the loop need from the host; each may take as long as a child run. */
 export interface ReplCallbacks {
   /** Spawns a child agent of `agentId` and resolves with its final answer. */
   rlmQuery(agentId: string, prompt: string, context: ReplValue): Promise<ReplValue>;
   /** Children in parallel, in input order; a failed child resolves to an error string in its slot. */
-  rlmQueryBatched(agentId: string, prompts: string[], contexts: ReplValue[] | null): Promise<ReplValue[]>;
+  rlmQueryBatched(
+    agentId: string,
+    prompts: string[],
+    contexts: ReplValue[] | null,
+  ): Promise<ReplValue[]>;
   llmQuery(agentId: string, prompt: string): Promise<string>;
   llmQueryBatched(agentId: string, prompts: string[]): Promise<string[]>;
 }
