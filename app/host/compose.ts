@@ -4,17 +4,11 @@
 import type { AppInfo } from '../api/index.ts';
 import { createProvider, type ProviderFactory } from '../models/index.ts';
 import { PaperLibrary } from '../papers/index.ts';
+import { ReplSandbox } from '../repl/index.ts';
 import { RunService, type SandboxFactory } from '../rlm/index.ts';
 import { replayLookup, RunStore, type Workspace } from '../store/index.ts';
 import { createEngineHost, type DialogService } from './engine.ts';
 import type { Host } from './host.ts';
-
-export class ReplUnavailableError extends Error {
-  override readonly name = 'ReplUnavailableError';
-  constructor() {
-    super('This engine was built without a Python sandbox, so it cannot start runs');
-  }
-}
 
 export interface ComposeOptions {
   workspace: Workspace;
@@ -48,11 +42,7 @@ export function composeEngine(options: ComposeOptions): Engine {
         replay: (runId) => replayLookup(runStore, runId),
         ...(options.providers ? { factories: options.providers } : {}),
       }),
-    sandbox:
-      options.sandbox ??
-      (() => {
-        throw new ReplUnavailableError();
-      }),
+    sandbox: options.sandbox ?? ((callbacks) => ReplSandbox.start({ callbacks })),
   });
   const host = createEngineHost({
     workspace,

@@ -7,9 +7,4 @@ export {
   type DialogService,
   type EngineOptions,
 } from './engine.ts';
-export {
-  composeEngine,
-  ReplUnavailableError,
-  type ComposeOptions,
-  type Engine,
-} from './compose.ts';
+export { composeEngine, type ComposeOptions, type Engine } from './compose.ts';

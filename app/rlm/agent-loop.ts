@@ -55,6 +55,21 @@ function turnPrompt(agent: AgentSpec, turn: number, maxTurns: number): string {
   return `${head}\n\nTurn ${turn + 1} of ${maxTurns}. ${next}`;
 }
 
+/**
+ * The value of FINAL(...): a literal as written; an expression over the agent's variables
+ * (`FINAL(evidence)`, `FINAL([first, second])`) evaluated in its REPL; else the text itself.
+ */
+async function finalValue(run: RunContext, agentId: string, text: string): Promise<Literal> {
+  const literal = parseAnswerLiteral(text);
+  const expression = text.trim();
+  if (literal !== expression || !/^[A-Za-z_[(]/.test(expression) || expression.includes('\n'))
+    return literal;
+  // Wrapped in a list so a string value is the answer, not a variable name for FINAL_VAR.
+  const result = await run.execute(agentId, `FINAL_VAR([${expression}])`);
+  const value = result.final && result.error === null ? result.final.value : null;
+  return Array.isArray(value) && value.length === 1 ? (value[0] as Literal) : literal;
+}
+
 export async function runAgentLoop(run: RunContext, agent: AgentSpec): Promise<Literal> {
   const { budgets } = run;
   const system = run.systemPrompt(agent);
@@ -114,7 +129,7 @@ export async function runAgentLoop(run: RunContext, agent: AgentSpec): Promise<L
       }
     }
     if (parsed.final !== null) {
-      const answer = parseAnswerLiteral(parsed.final);
+      const answer = await finalValue(run, agent.id, parsed.final);
       run.emit({
         kind: 'final.answer',
         at: Date.now(),

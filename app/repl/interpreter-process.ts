@@ -1,0 +1,223 @@
+// The host's handle on one interpreter process: fork under Node's permission model, validate what
+// it sends, ping it while it works, and kill it when it stops answering. Invariant: `onExit` fires
+// exactly once per process, with the reason, whoever ended it.
+import { fork, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { ReplStartError } from './errors.ts';
+import {
+  interpreterMessageSchema,
+  type HostMessage,
+  type InterpreterMessage,
+  type InterpreterSettings,
+} from './protocol.ts';
+
+const replDir = dirname(fileURLToPath(import.meta.url));
+const STARTUP_TIMEOUT_MS = 60_000;
+const HEARTBEAT_MS = 1_000;
+
+export interface ProcessOptions {
+  nodePath: string;
+  maxMemoryBytes: number;
+  maxOutputChars: number;
+  collectTimeoutMs: number;
+  /** How long the process may go without answering a ping while it works, before it is killed. */
+  hangLimitMs: number;
+}
+
+export interface ProcessEvents {
+  onMessage(message: Exclude<InterpreterMessage, { kind: 'ready' | 'pong' | 'fatal' }>): void;
+  onExit(reason: string): void;
+}
+
+function pyodideDir(): string {
+  const require = createRequire(import.meta.url);
+  return dirname(require.resolve('pyodide/package.json'));
+}
+
+/**
+ * Node flags of the interpreter process: the permission model with reads limited to Pyodide and
+ * this folder, no writes, no child processes, no addons; no eval or new Function from strings.
+ */
+export function interpreterExecArgv(pyodidePath: string = pyodideDir()): string[] {
+  return [
+    '--permission',
+    `--allow-fs-read=${pyodidePath}`,
+    `--allow-fs-read=${replDir}`,
+    // One worker thread reads the cancel pipe while Python keeps the main thread busy.
+    '--allow-worker',
+    '--disallow-code-generation-from-strings',
+    // Deeply nested C recursion (repr of a deep list) overflows V8's stack before CPython's own
+    // check; larger stacks (committed lazily) push that point from ~2,500 to ~10,000 levels.
+    '--stack-size=3800',
+    '--wasm-stack-switching-stack-size=16000',
+    '--disable-warning=ExperimentalWarning',
+    '--disable-warning=SecurityWarning',
+  ];
+}
+
+export class InterpreterProcess {
+  readonly startupMs: number;
+  readonly pythonVersion: string;
+  /** Settles once the process has exited. */
+  readonly closed: Promise<void>;
+  #markClosed: () => void = () => undefined;
+  readonly #child: ChildProcess;
+  readonly #events: ProcessEvents;
+  readonly #hangLimitMs: number;
+  #busy: () => boolean = () => false;
+  #heartbeat: NodeJS.Timeout | null = null;
+  #pingSentAt: number | null = null;
+  #pingSeq = 0;
+  #exitReason: string | null = null;
+  #exited = false;
+
+  private constructor(
+    child: ChildProcess,
+    ready: { startupMs: number; pythonVersion: string },
+    events: ProcessEvents,
+    hangLimitMs: number,
+  ) {
+    this.#child = child;
+    this.#events = events;
+    this.#hangLimitMs = hangLimitMs;
+    this.startupMs = ready.startupMs;
+    this.pythonVersion = ready.pythonVersion;
+    this.closed = new Promise((resolve) => {
+      this.#markClosed = resolve;
+    });
+  }
+
+  static async start(options: ProcessOptions, events: ProcessEvents): Promise<InterpreterProcess> {
+    const settings: InterpreterSettings = {
+      pyodideDir: pyodideDir(),
+      pythonDir: join(replDir, 'python'),
+      maxMemoryBytes: options.maxMemoryBytes,
+      maxOutputChars: options.maxOutputChars,
+      collectTimeoutMs: options.collectTimeoutMs,
+    };
+    const child = fork(join(replDir, 'interpreter', 'main.ts'), [JSON.stringify(settings)], {
+      execPath: options.nodePath,
+      execArgv: interpreterExecArgv(settings.pyodideDir),
+      env: {},
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'],
+      serialization: 'advanced',
+    });
+    const ready = await waitForReady(child);
+    const handle = new InterpreterProcess(child, ready, events, options.hangLimitMs);
+    handle.#listen();
+    return handle;
+  }
+
+  /** Tells the process when it has work in flight, so it is pinged only then. */
+  watch(busy: () => boolean): void {
+    this.#busy = busy;
+    this.#heartbeat ??= setInterval(() => {
+      this.#checkHeartbeat();
+    }, HEARTBEAT_MS);
+    this.#heartbeat.unref();
+  }
+
+  send(message: HostMessage): void {
+    if (!this.#exited && this.#child.connected) this.#child.send(message);
+  }
+
+  /** Cancels a run even while the interpreter is busy: a worker there reads this pipe. */
+  cancel(runId: number): void {
+    this.send({ kind: 'cancel', runId });
+    const pipe = this.#child.stdio[4];
+    if (this.#exited || !pipe || !('write' in pipe)) return;
+    const record = Buffer.alloc(4);
+    record.writeInt32LE(runId);
+    pipe.write(record);
+  }
+
+  get alive(): boolean {
+    return !this.#exited;
+  }
+
+  kill(reason: string): void {
+    this.#exitReason ??= reason;
+    if (!this.#exited) this.#child.kill('SIGKILL');
+  }
+
+  #listen(): void {
+    this.#child.on('message', (raw: unknown) => {
+      const parsed = interpreterMessageSchema.safeParse(raw);
+      if (!parsed.success) {
+        this.kill(
+          `the interpreter sent a malformed message (${parsed.error.message.slice(0, 200)})`,
+        );
+        return;
+      }
+      const message = parsed.data;
+      if (message.kind === 'pong') {
+        if (message.seq === this.#pingSeq) this.#pingSentAt = null;
+      } else if (message.kind === 'fatal') {
+        this.#exitReason ??= message.message;
+      } else if (message.kind !== 'ready') {
+        this.#events.onMessage(message);
+      }
+    });
+    this.#child.on('exit', (code, signal) => {
+      this.#exited = true;
+      if (this.#heartbeat) clearInterval(this.#heartbeat);
+      this.#events.onExit(
+        this.#exitReason ??
+          `the interpreter process exited (code ${String(code)}, signal ${String(signal)})`,
+      );
+      this.#markClosed();
+    });
+  }
+
+  #checkHeartbeat(): void {
+    if (this.#exited) return;
+    const now = performance.now();
+    if (this.#pingSentAt !== null) {
+      if (now - this.#pingSentAt > this.#hangLimitMs) {
+        this.kill(
+          `the interpreter stopped responding for over ${String(Math.round(this.#hangLimitMs / 1000))} s: code ran past its time limit inside a call that cannot be interrupted (e.g. sum(itertools.count())), or kept catching the interrupt`,
+        );
+      }
+      return;
+    }
+    if (!this.#busy()) return;
+    this.#pingSentAt = now;
+    this.send({ kind: 'ping', seq: ++this.#pingSeq });
+  }
+}
+
+function waitForReady(child: ChildProcess): Promise<{ startupMs: number; pythonVersion: string }> {
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new ReplStartError(reason));
+    };
+    const timer = setTimeout(() => {
+      fail(`no answer within ${String(STARTUP_TIMEOUT_MS / 1000)} s`);
+    }, STARTUP_TIMEOUT_MS);
+    child.once('error', (error) => {
+      fail(error.message);
+    });
+    child.once('exit', (code, signal) => {
+      fail(`the process exited during startup (code ${String(code)}, signal ${String(signal)})`);
+    });
+    child.once('message', (raw: unknown) => {
+      const parsed = interpreterMessageSchema.safeParse(raw);
+      if (parsed.success && parsed.data.kind === 'ready') {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        child.removeAllListeners('error');
+        resolve({ startupMs: parsed.data.startupMs, pythonVersion: parsed.data.pythonVersion });
+      } else {
+        fail(
+          parsed.success && parsed.data.kind === 'fatal'
+            ? parsed.data.message
+            : 'unexpected first message',
+        );
+      }
+    });
+  });
+}

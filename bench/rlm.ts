@@ -1,0 +1,120 @@
+// `npm run bench:rlm`: the RLM scaffold's own cost. (1) Overhead per turn with a zero-latency
+// scripted model, beyond the time user code runs. (2) 512 agents at once (128 roots, each
+// rlm_query_batched of 3 children, 3 turns each) against a local OpenAI-compatible server that
+// answers after 200 ms: wall time against the critical path, and peak RSS (this process and the
+// REPL's). Ends with one JSON line of figures.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { composeEngine } from '../app/host/index.ts';
+import { openWorkspace } from '../app/store/index.ts';
+import { startFakeOpenAI, turnOf } from './fake-openai-server.ts';
+import { peakRss } from './rss.ts';
+
+const repl = (code: string) => '```repl\n' + code + '\n```';
+const dir = mkdtempSync(join(tmpdir(), 'rlm-bench-'));
+const workspace = openWorkspace(dir);
+const engine = composeEngine({ workspace, shell: 'serve' });
+await engine.papers.importPaths('bench', [
+  new URL('../../shared/data/qasper/qasper_test_v0.3_subset_papers_with_pdf.json', import.meta.url)
+    .pathname,
+]);
+
+// (1) Scaffold overhead: one agent, many trivial turns, zero-latency model.
+const turns = 200;
+const responses = Array.from({ length: turns - 1 }, (_, i) => repl(`x = ${i}`));
+responses.push(repl("FINAL_VAR('x')"));
+const scriptFile = join(dir, 'overhead.json');
+writeFileSync(scriptFile, JSON.stringify({ '0': responses }));
+const overheadEvents: { kind: string; durationMs?: number }[] = [];
+const stopOverhead = engine.runs.onEvent((_id, event) => overheadEvents.push(event));
+let started = performance.now();
+const overheadRun = await engine.runs.start({
+  set: 'bench',
+  question: 'overhead',
+  model: `scripted:${scriptFile}`,
+  budgets: { maxTurns: turns },
+});
+const overheadOutcome = await overheadRun.finished;
+const overheadWall = performance.now() - started;
+stopOverhead();
+if (overheadOutcome.status !== 'done')
+  throw new Error(`overhead run failed: ${JSON.stringify(overheadOutcome.error)}`);
+const userCodeMs = overheadEvents.reduce(
+  (sum, event) => sum + (event.kind === 'repl.output' ? (event.durationMs ?? 0) : 0),
+  0,
+);
+const perTurnWall = overheadWall / turns;
+const perTurnOverhead = (overheadWall - userCodeMs) / turns;
+
+// (2) 512 agents at once against a 200 ms server.
+const delayMs = 200;
+const server = await startFakeOpenAI(delayMs, (messages) => {
+  const turn = turnOf(messages);
+  const child = (messages[0]?.content ?? '').includes(
+    'helper working inside a Python REPL on one sub-problem',
+  );
+  if (child)
+    return (
+      [repl('part = len(context)'), repl('print(part)'), repl("FINAL_VAR('part')")][turn - 1] ??
+      'FINAL(0)'
+    );
+  return (
+    [
+      repl("parts = rlm_query_batched(['a', 'b', 'c'], ['one', 'two', 'three'])"),
+      repl('print(parts)'),
+      repl("FINAL_VAR('parts')"),
+    ][turn - 1] ?? 'FINAL(0)'
+  );
+});
+const roots = 128;
+const rss = peakRss();
+started = performance.now();
+const runs = await Promise.all(
+  Array.from({ length: roots }, () =>
+    engine.runs.start({
+      set: 'bench',
+      question: 'load',
+      model: `openai-compatible:bench@${server.url}`,
+      budgets: { maxTurns: 3, maxDepth: 1, maxInFlightCalls: 1024 },
+    }),
+  ),
+);
+const outcomes = await Promise.all(runs.map((run) => run.finished));
+const loadWall = performance.now() - started;
+const peak = rss.stop();
+await server.close();
+const failures = outcomes.filter((outcome) => outcome.status !== 'done');
+if (failures.length > 0)
+  throw new Error(
+    `${failures.length} load runs failed, e.g. ${JSON.stringify(failures[0]?.error)}`,
+  );
+// Critical path: root turn 1, then a child's 3 turns, then root turns 2 and 3: 6 calls in a row.
+const criticalPathMs = 6 * delayMs;
+
+await engine.dispose();
+workspace.close();
+rmSync(dir, { recursive: true, force: true });
+
+console.log(
+  `overhead: ${turns} turns in ${overheadWall.toFixed(0)} ms, user code ${userCodeMs.toFixed(0)} ms`,
+);
+console.log(
+  `load: ${roots * 4} agents in ${loadWall.toFixed(0)} ms (critical path ${criticalPathMs} ms), ${server.requests()} requests, ${server.maxInFlight()} at once at most`,
+);
+console.log(
+  JSON.stringify({
+    overhead_turns: turns,
+    overhead_per_turn_ms: Number(perTurnOverhead.toFixed(3)),
+    turn_wall_per_turn_ms: Number(perTurnWall.toFixed(3)),
+    load_agents: roots * 4,
+    load_wall_ms: Math.round(loadWall),
+    load_critical_path_ms: criticalPathMs,
+    load_wall_vs_critical_path_ratio: Number((loadWall / criticalPathMs).toFixed(3)),
+    load_requests: server.requests(),
+    load_max_in_flight: server.maxInFlight(),
+    peak_rss_mb: Math.round(peak.totalBytes / 2 ** 20),
+    peak_rss_main_mb: Math.round(peak.mainBytes / 2 ** 20),
+    peak_rss_repl_mb: Math.round(peak.childBytes / 2 ** 20),
+  }),
+);
