@@ -2,7 +2,7 @@
 // shares one sandbox among all runs (routing rlm_query callbacks by run), persists every event
 // and fans it out to listeners. The composition roots (CLI, host) own one RunService each.
 import { randomUUID } from 'node:crypto';
-import { Budgets, type CodeBlockPolicy, type RunEvent } from '../api/index.ts';
+import { Budgets, parsePayload, type CodeBlockPolicy, type RunEvent } from '../api/index.ts';
 import type { Provider } from '../models/provider.ts';
 import type { PaperLibrary } from '../papers/index.ts';
 import type { ReplCallbacks } from '../repl/types.ts';
@@ -103,7 +103,7 @@ export class RunService {
 
   /** Starts a run; resolves once it is recorded and running (its end is `finished`). */
   async start(request: StartRunRequest): Promise<StartedRun> {
-    const budgets = Budgets.parse(request.budgets ?? {});
+    const budgets = parsePayload(Budgets, request.budgets ?? {}, 'run budgets');
     const texts = this.#papers
       .texts(request.set)
       .filter((paper) => !request.paperIds || request.paperIds.includes(paper.id));
