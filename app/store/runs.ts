@@ -79,8 +79,10 @@ function toSummary(row: RunRow): RunSummary {
 
 export class RunStore {
   readonly #db: DatabaseSync;
-  constructor(db: DatabaseSync) {
+  readonly #queue: EventQueue;
+  constructor(db: DatabaseSync, flushMs = 25) {
     this.#db = db;
+    this.#queue = new EventQueue(db, flushMs);
   }
 
   /** Marks runs left 'running' by a process that no longer exists as interrupted. */
@@ -128,10 +130,13 @@ export class RunStore {
   }
 
   /** A writer for a new run; the run row exists (status running) once this returns. */
-  writer(
-    run: { id: string; question: string; set: string; model: string; parentRunId?: string },
-    flushMs = 25,
-  ): RunWriter {
+  writer(run: {
+    id: string;
+    question: string;
+    set: string;
+    model: string;
+    parentRunId?: string;
+  }): RunWriter {
     this.#db
       .prepare(
         'INSERT INTO runs (id, created_at, status, question, set_name, model, parent_run_id, owner_pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -146,75 +151,97 @@ export class RunStore {
         run.parentRunId ?? null,
         process.pid,
       );
-    return new RunWriter(this.#db, run.id, flushMs);
+    return new RunWriter(this.#queue, run.id);
   }
 }
 
-export class RunWriter {
+/**
+ * Events of every run of one store, written together: one transaction per flush whatever the
+ * number of concurrent runs (128 runs flushing on their own would mean thousands of syncs a second).
+ */
+class EventQueue {
   readonly #db: DatabaseSync;
-  readonly #runId: string;
   readonly #flushMs: number;
-  #buffer: RunEvent[] = [];
-  #seq = 0;
+  #items: { writer: RunWriter; event: RunEvent }[] = [];
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(db: DatabaseSync, runId: string, flushMs: number) {
+  constructor(db: DatabaseSync, flushMs: number) {
     this.#db = db;
-    this.#runId = runId;
     this.#flushMs = flushMs;
   }
 
-  append(event: RunEvent): void {
-    this.#buffer.push(event);
-    if (event.kind === 'run.started' || event.kind === 'run.finished') {
-      this.flush();
-    } else {
+  push(writer: RunWriter, event: RunEvent, urgent: boolean): void {
+    this.#items.push({ writer, event });
+    if (urgent) this.flush();
+    else
       this.#timer ??= setTimeout(() => {
         this.flush();
       }, this.#flushMs);
-    }
   }
 
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    if (this.#buffer.length === 0) return;
-    const events = this.#buffer;
-    this.#buffer = [];
+    if (this.#items.length === 0) return;
+    const items = this.#items;
+    this.#items = [];
     const insert = this.#db.prepare(
       'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
     );
+    const finish = this.#db.prepare(
+      `UPDATE runs SET status = ?, finished_at = ?, answer = ?, agents = ?, turns = ?, input_tokens = ?,
+         output_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
+    );
     transaction(this.#db, () => {
-      for (const event of events) {
+      for (const { writer, event } of items) {
         insert.run(
-          this.#runId,
-          this.#seq++,
+          writer.runId,
+          writer.nextSeq(),
           event.at,
           event.kind,
           'agentId' in event ? event.agentId : null,
           JSON.stringify(event),
         );
         if (event.kind === 'run.finished') {
-          this.#db
-            .prepare(
-              `UPDATE runs SET status = ?, finished_at = ?, answer = ?, agents = ?, turns = ?, input_tokens = ?,
-                 output_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
-            )
-            .run(
-              event.status,
-              event.at,
-              JSON.stringify(event.answer ?? null),
-              event.agents,
-              event.turns,
-              event.usage.inputTokens,
-              event.usage.outputTokens,
-              event.costUsd,
-              event.error ? JSON.stringify(event.error) : null,
-              this.#runId,
-            );
+          finish.run(
+            event.status,
+            event.at,
+            JSON.stringify(event.answer ?? null),
+            event.agents,
+            event.turns,
+            event.usage.inputTokens,
+            event.usage.outputTokens,
+            event.costUsd,
+            event.error ? JSON.stringify(event.error) : null,
+            writer.runId,
+          );
         }
       }
     });
+  }
+}
+
+export class RunWriter {
+  readonly runId: string;
+  readonly #queue: EventQueue;
+  #seq = 0;
+
+  constructor(queue: EventQueue, runId: string) {
+    this.#queue = queue;
+    this.runId = runId;
+  }
+
+  nextSeq(): number {
+    return this.#seq++;
+  }
+
+  append(event: RunEvent): void {
+    this.#queue.push(this, event, event.kind === 'run.started' || event.kind === 'run.finished');
+  }
+
+  /** Writes everything queued (of every run of the store) now. */
+  flush(): void {
+    this.#queue.flush();
   }
 }
 
