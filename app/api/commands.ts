@@ -3,6 +3,10 @@
 import { z } from 'zod';
 import { paperCommands } from './papers.ts';
 import { runCommands } from './runs.ts';
+import { endpointCommands } from './settings-endpoints.ts';
+
+// Re-exported here because app/api/index.ts re-exports this file: the renderer reaches the
+// endpoint schemas and defaults only through index.ts.
 
 export const viewIds = ['papers', 'run', 'runs', 'eval', 'train'] as const;
 export const ViewId = z.enum(viewIds);
@@ -73,6 +77,7 @@ export const commands = {
   },
   ...paperCommands,
   ...runCommands,
+  ...endpointCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export interface CommandSpec {

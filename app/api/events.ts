@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Settings, ViewId } from './commands.ts';
 import { paperEvents } from './papers.ts';
 import { runEvents } from './runs.ts';
+import { endpointEvents } from './settings-endpoints.ts';
 
 const at = z.number().describe('milliseconds since the epoch, engine clock');
 
@@ -20,6 +21,7 @@ export const ApiEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('menu.showShortcuts'), at }),
   ...paperEvents,
   ...runEvents,
+  ...endpointEvents,
 ]);
 export type ApiEvent = z.infer<typeof ApiEvent>;
 export type ApiEventKind = ApiEvent['kind'];

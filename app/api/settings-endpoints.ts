@@ -3,7 +3,7 @@
 // sends back holds one, only `hasKey`.
 import { z } from 'zod';
 
-/** Same list as app/models' modelEndpointKinds (endpoints-handlers.ts checks they agree). */
+/** Same list as app/models' modelEndpointKinds (endpoints-handlers.test.ts checks they agree). */
 export const modelEndpointKindIds = [
   'openai',
   'openai-compatible',
@@ -36,8 +36,8 @@ export const keyRequiredKinds: readonly ModelEndpointKindId[] = ['openai', 'anth
 export const EndpointBaseUrl = z
   .url({ protocol: /^https?$/, error: 'a URL starting with http:// or https://' })
   .refine((url) => {
-    const parsed = new URL(url);
-    return parsed.username === '' && parsed.password === '';
+    const parsed = URL.parse(url);
+    return parsed === null || (parsed.username === '' && parsed.password === '');
   }, 'put credentials in the API key field, not in the URL');
 
 const endpointFields = {
@@ -88,7 +88,7 @@ export const endpointCommands = {
       .strict()
       .refine((request) => !(request.forgetKey && request.apiKey !== undefined), {
         path: ['forgetKey'],
-        message: 'either replace the key (apiKey) or forget it (forgetKey), not both',
+        error: 'either replace the key (apiKey) or forget it (forgetKey), not both',
       }),
     response: z.object({ endpoint: ModelEndpointView }),
   },

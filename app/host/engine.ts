@@ -5,6 +5,7 @@ import { type AppInfo, type CommandArgs, type CommandResponse } from '../api/ind
 import { SetSearch, type PaperLibrary } from '../papers/index.ts';
 import type { RunService } from '../rlm/index.ts';
 import { RunStore, schemaVersion, type Workspace } from '../store/index.ts';
+import { endpointHandlers } from './endpoints-handlers.ts';
 import { paperHandlers } from './papers-handlers.ts';
 import { runHandlers } from './runs-handlers.ts';
 import { createHost, type Host } from './host.ts';
@@ -59,6 +60,13 @@ export function createEngineHost(options: EngineOptions): Host {
     ...runHandlers(options.runs, new RunStore(workspace.db), (event) => {
       host.emit(event);
     }),
+    ...endpointHandlers(
+      workspace,
+      (event) => {
+        host.emit(event);
+      },
+      now,
+    ),
     'app.info': () => ({
       name: 'RLM Studio',
       version,

@@ -1,10 +1,11 @@
-// The hash routes: one per view under the app shell, '/' and anything unknown redirect to Papers.
+// The hash routes: one per view under the app shell and Settings; '/' and anything unknown
+// redirect to Papers.
 // Hash routing works the same over http:// (serve mode) and the desktop shell's own protocol.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { createHashRouter, Navigate } from 'react-router';
 import type { ViewId } from '../../app/api/index.ts';
 import { AppShell } from './shell/AppShell.tsx';
-import { viewPath, views } from './shell/views.ts';
+import { settingsEntry, viewPath, views } from './shell/views.ts';
 
 const viewComponents: Record<ViewId, LazyExoticComponent<ComponentType>> = {
   papers: lazy(() => import('./views/PapersView.tsx').then((m) => ({ default: m.PapersView }))),
@@ -13,6 +14,10 @@ const viewComponents: Record<ViewId, LazyExoticComponent<ComponentType>> = {
   eval: lazy(() => import('./views/EvalView.tsx').then((m) => ({ default: m.EvalView }))),
   train: lazy(() => import('./views/TrainView.tsx').then((m) => ({ default: m.TrainView }))),
 };
+
+const SettingsView = lazy(() =>
+  import('./views/settings/SettingsView.tsx').then((m) => ({ default: m.SettingsView })),
+);
 
 const home = viewPath('papers');
 
@@ -27,6 +32,7 @@ export function createAppRouter() {
           const View = viewComponents[view.id];
           return { path: view.id, element: <View /> };
         }),
+        { path: settingsEntry.id, element: <SettingsView /> },
         { path: '*', element: <Navigate to={home} replace /> },
       ],
     },

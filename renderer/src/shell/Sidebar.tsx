@@ -1,11 +1,11 @@
-// The left sidebar: the five views as hash-route links with their shortcuts, and the window-wide
-// actions (theme, shortcuts help) at its foot.
+// The left sidebar: the five views as hash-route links with their shortcuts, Settings below them,
+// and the window-wide actions (theme, shortcuts help) at its foot.
 import { NavLink } from 'react-router';
 import { shortcutHint, type Platform } from '../shortcuts/chord.ts';
 import type { ThemeControl } from '../theme/useTheme.ts';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { shortcutsHelpKeys, themeToggleKeys } from './useAppShortcuts.ts';
-import { views } from './views.ts';
+import { settingsEntry, views } from './views.ts';
 
 export interface SidebarProps {
   theme: ThemeControl;
@@ -34,6 +34,13 @@ export function Sidebar({ theme, platform, onShowShortcuts }: SidebarProps) {
             </NavLink>
           );
         })}
+        <NavLink
+          to={settingsEntry.path}
+          className="nav-link"
+          data-testid={`nav-${settingsEntry.id}`}
+        >
+          <span>{settingsEntry.label}</span>
+        </NavLink>
       </nav>
       <div className="sidebar-actions">
         <ThemeToggle theme={theme} shortcut={shortcutHint(themeToggleKeys, platform)} />

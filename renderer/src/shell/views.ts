@@ -1,4 +1,5 @@
-// The five views of the app in sidebar order, with their routes and their Mod+digit shortcuts.
+// The five views of the app in sidebar order, with their routes and their Mod+digit shortcuts, and
+// Settings below them (a page of the app, not one of its views: no ViewId, no shortcut).
 import { viewIds, type ViewId } from '../../../app/api/index.ts';
 
 export interface ViewEntry {
@@ -27,3 +28,5 @@ export const views: readonly ViewEntry[] = viewIds.map((id, index) => ({
   path: viewPath(id),
   keys: `Mod+${String(index + 1)}`,
 }));
+
+export const settingsEntry = { id: 'settings', label: 'Settings', path: '/settings' } as const;
