@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  collectPageErrors,
   launchBrowser,
   screenshot,
   serveApp,
@@ -25,16 +26,13 @@ const set = 'e2e papers';
 let app: ServedApp;
 let session: BrowserSession;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   app = await serveApp();
   session = await launchBrowser();
   page = await session.context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  pageErrors = collectPageErrors(page);
   await page.goto(app.url);
 });
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  collectPageErrors,
   launchBrowser,
   screenshot,
   serveApp,
@@ -21,16 +22,13 @@ const NAME = 'Lab vLLM';
 let app: ServedApp;
 let session: BrowserSession;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 beforeAll(async () => {
   app = await serveApp();
   session = await launchBrowser();
   page = await session.context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  pageErrors = collectPageErrors(page);
   await page.goto(app.url);
 });
 afterAll(async () => {
