@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeEngine } from '../app/host/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
-import { startFakeOpenAI, turnOf } from './fake-openai-server.ts';
+import { fork } from 'node:child_process';
 import { peakRss } from './rss.ts';
 
 const repl = (code: string) => '```repl\n' + code + '\n```';
@@ -54,28 +54,11 @@ const userCodeMs = overheadEvents.reduce(
 const perTurnWall = overheadWall / turns;
 const perTurnOverhead = (overheadWall - userCodeMs) / turns;
 
-// (2) 512 agents at once against a 200 ms server.
+// (2) 512 agents at once against a 200 ms server in its own process.
 const delayMs = 200;
-const server = await startFakeOpenAI(delayMs, (messages) => {
-  const turn = turnOf(messages);
-  const child = (messages[0]?.content ?? '').includes(
-    'helper working inside a Python REPL on one sub-problem',
-  );
-  if (child)
-    return (
-      [repl('part = len(context)'), repl('print(part)'), repl("FINAL_VAR('part')")][turn - 1] ??
-      'FINAL(0)'
-    );
-  return (
-    [
-      repl("parts = rlm_query_batched(['a', 'b', 'c'], ['one', 'two', 'three'])"),
-      repl('print(parts)'),
-      repl("FINAL_VAR('parts')"),
-    ][turn - 1] ?? 'FINAL(0)'
-  );
-});
+const server = await startLoadServer(delayMs);
 const roots = 128;
-const rss = peakRss();
+const rss = peakRss([server.pid]);
 started = performance.now();
 const runs = await Promise.all(
   Array.from({ length: roots }, () =>
@@ -90,7 +73,8 @@ const runs = await Promise.all(
 const outcomes = await Promise.all(runs.map((run) => run.finished));
 const loadWall = performance.now() - started;
 const peak = rss.stop();
-await server.close();
+const counters = await server.counters();
+server.close();
 const failures = outcomes.filter((outcome) => outcome.status !== 'done');
 if (failures.length > 0)
   throw new Error(
@@ -107,7 +91,7 @@ console.log(
   `overhead: ${turns} turns in ${overheadWall.toFixed(0)} ms, user code ${userCodeMs.toFixed(0)} ms`,
 );
 console.log(
-  `load: ${roots * 4} agents in ${loadWall.toFixed(0)} ms (critical path ${criticalPathMs} ms), ${server.requests()} requests, ${server.maxInFlight()} at once at most`,
+  `load: ${roots * 4} agents in ${loadWall.toFixed(0)} ms (critical path ${criticalPathMs} ms), ${counters.requests} requests, ${counters.maxInFlight} at once at most`,
 );
 console.log(
   JSON.stringify({
@@ -118,10 +102,40 @@ console.log(
     load_wall_ms: Math.round(loadWall),
     load_critical_path_ms: criticalPathMs,
     load_wall_vs_critical_path_ratio: Number((loadWall / criticalPathMs).toFixed(3)),
-    load_requests: server.requests(),
-    load_max_in_flight: server.maxInFlight(),
+    load_requests: counters.requests,
+    load_max_in_flight: counters.maxInFlight,
     peak_rss_mb: Math.round(peak.totalBytes / 2 ** 20),
     peak_rss_main_mb: Math.round(peak.mainBytes / 2 ** 20),
     peak_rss_repl_mb: Math.round(peak.childBytes / 2 ** 20),
   }),
 );
+
+interface LoadServer {
+  url: string;
+  pid: number;
+  counters(): Promise<{ requests: number; maxInFlight: number }>;
+  close(): void;
+}
+
+async function startLoadServer(delay: number): Promise<LoadServer> {
+  const child = fork(new URL('./rlm-load-server.ts', import.meta.url).pathname, [String(delay)]);
+  const next = () =>
+    new Promise<unknown>((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => {
+        reject(new Error(`the load server exited (${String(code)})`));
+      });
+    });
+  const { url } = (await next()) as { url: string };
+  return {
+    url,
+    pid: child.pid ?? -1,
+    counters: async () => {
+      child.send('counters');
+      return (await next()) as { requests: number; maxInFlight: number };
+    },
+    close: () => {
+      child.disconnect();
+    },
+  };
+}

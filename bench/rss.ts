@@ -12,7 +12,21 @@ function rssOf(pid: number): number {
   }
 }
 
+// Direct children, from each /proc/PID/task/TID/children (cheap), else by scanning every process.
 function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+        .split(' ')
+        .filter((entry) => entry.trim() !== '')
+        .map(Number),
+    );
+  } catch {
+    return scanChildrenOf(pid);
+  }
+}
+
+function scanChildrenOf(pid: number): number[] {
   const children: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -27,13 +41,16 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
-export function peakRss(): {
+/** `exclude`: child processes that are not ours to count (a benchmark's fake server). */
+export function peakRss(exclude: readonly number[] = []): {
   stop(): { totalBytes: number; mainBytes: number; childBytes: number };
 } {
   let peak = { totalBytes: 0, mainBytes: 0, childBytes: 0 };
   const sample = () => {
     const mainBytes = process.memoryUsage.rss();
-    const childBytes = childrenOf(process.pid).reduce((sum, pid) => sum + rssOf(pid), 0);
+    const childBytes = childrenOf(process.pid)
+      .filter((pid) => !exclude.includes(pid))
+      .reduce((sum, pid) => sum + rssOf(pid), 0);
     if (mainBytes + childBytes > peak.totalBytes)
       peak = { totalBytes: mainBytes + childBytes, mainBytes, childBytes };
   };

@@ -6,6 +6,7 @@ import {
   ModelBadRequestError,
   ModelCallCanceledError,
   ModelNotFoundError,
+  ModelRequestError,
   ModelRetriesExhaustedError,
   ModelStreamInterruptedError,
   ModelTimeoutError,
@@ -267,5 +268,42 @@ describe('OpenAICompatibleProvider', () => {
       ),
     ).rejects.toBe(failure);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('reassembles events split across writes, CRLF framing and multi-line data', async () => {
+    const { provider } = await providerFor((_req, res) => {
+      startSse(res);
+      const first = openAIChunk('Hel');
+      res.write(first.slice(0, 17));
+      setTimeout(() => {
+        res.write(first.slice(17) + ': a comment line\n\n');
+        res.write(openAIChunk('lo').replace(/\n\n$/, '\r\n\r\n'));
+        res.end('data: [DONE]\n\n');
+      }, 10);
+    });
+    expect((await provider.complete(request())).text).toBe('Hello');
+  });
+
+  it('names a stream of garbage instead of crashing, without retrying', async () => {
+    const { provider, server } = await providerFor((_req, res) => {
+      startSse(res);
+      res.end('data: {"not": "a chunk"}\n\n');
+    });
+    const error = await provider.complete(request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelRequestError);
+    expect((error as Error).message).toContain('not a chat completion chunk');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports an error event inside the stream with the server message', async () => {
+    const { provider } = await providerFor((_req, res) => {
+      startSse(res);
+      res.end(
+        'data: {"error": {"message": "prompt too long for this model", "type": "invalid"}}\n\n',
+      );
+    });
+    const error = await provider.complete(request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelRequestError);
+    expect((error as Error).message).toContain('prompt too long for this model');
   });
 });

@@ -6,6 +6,7 @@ import type { ExecutionResult } from '../repl/types.ts';
 import { parseAnswerLiteral, type Literal } from './literal.ts';
 import { parseResponse } from './response.ts';
 import { TurnBudgetExceededError } from './errors.ts';
+import { formatCount } from './prompts.ts';
 import type { RunContext } from './run-context.ts';
 
 export const defaultOutputLimit = 20_000;
@@ -22,7 +23,7 @@ export interface AgentSpec {
 export function truncateOutput(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const cut = text.length - limit;
-  return `${text.slice(0, limit)}\n[... ${cut.toLocaleString('en-US')} more characters cut: print smaller slices]`;
+  return `${text.slice(0, limit)}\n[... ${formatCount(cut)} more characters cut: print smaller slices]`;
 }
 
 export function formatExecution(result: ExecutionResult): string {
@@ -36,14 +37,12 @@ export function formatExecution(result: ExecutionResult): string {
 
 function describeContext(context: AgentSpec['context']): string {
   if (typeof context === 'string') {
-    return `Your context is a string of ${context.length.toLocaleString('en-US')} characters.`;
+    return `Your context is a string of ${formatCount(context.length)} characters.`;
   }
   const entries = Object.entries(context);
   const total = entries.reduce((sum, [, text]) => sum + text.length, 0);
-  const sizes = entries
-    .map(([id, text]) => `${id}: ${text.length.toLocaleString('en-US')}`)
-    .join(', ');
-  return `Your context is a dict of ${entries.length} papers, ${total.toLocaleString('en-US')} characters in total (characters per paper: ${sizes}).`;
+  const sizes = entries.map(([id, text]) => `${id}: ${formatCount(text.length)}`).join(', ');
+  return `Your context is a dict of ${entries.length} papers, ${formatCount(total)} characters in total (characters per paper: ${sizes}).`;
 }
 
 function turnPrompt(agent: AgentSpec, turn: number, maxTurns: number): string {

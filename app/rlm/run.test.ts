@@ -44,6 +44,7 @@ async function runWith(
   provider: Provider,
   budgets: Partial<Budgets> = {},
   extra: Partial<RunOptions> = {},
+  wrapSandbox: (sandbox: ReturnType<typeof fakeSandbox>) => RunOptions['sandbox'] = (s) => s,
 ) {
   const events: RunEvent[] = [];
   const holder: { run?: RlmRun } = {};
@@ -67,7 +68,7 @@ async function runWith(
     set: 'demo',
     papers: { p1: '### PAPER: One\n\ntext one', p2: '### PAPER: Two\n\ntext two' },
     provider,
-    sandbox,
+    sandbox: wrapSandbox(sandbox),
     budgets: Budgets.parse(budgets),
     emit: (event) => events.push(event),
     ...extra,
@@ -102,6 +103,30 @@ describe('RlmRun', () => {
     expect([...view.agents.values()].every((node) => node.state === 'done')).toBe(true);
     expect(events.at(-1)).toMatchObject({ kind: 'run.finished', status: 'done', agents: 5 });
     expect(view.inputTokens).toBe(10 * provider.requests.length);
+  });
+
+  it('fails the agent with the REPL error when its namespace cannot be created, and creates it while the first model call runs', async () => {
+    const order: string[] = [];
+    const provider = script({
+      '0': [
+        () => {
+          order.push('model 0');
+          return repl({ print: 'hi' });
+        },
+      ],
+    });
+    const { outcome, events } = await runWith(provider, {}, {}, (sandbox) => ({
+      ...sandbox,
+      createAgent: async () => {
+        order.push('create started');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('namespace refused');
+      },
+    }));
+    expect(order).toEqual(['create started', 'model 0']);
+    expect(outcome).toMatchObject({ status: 'failed', error: { message: 'namespace refused' } });
+    expect(events.filter((e) => e.kind === 'repl.output')).toHaveLength(0);
+    expect(events.find((e) => e.kind === 'agent.failed')).toMatchObject({ agentId: '0' });
   });
 
   it('ends only on FINAL as the last line outside code, and treats FINAL_VAR of a missing variable as an error', async () => {

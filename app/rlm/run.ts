@@ -90,6 +90,8 @@ export class RlmRun implements RunContext {
   readonly #childCount = new Map<string, number>();
   readonly #llmCalls = new Map<string, number>();
   readonly #agents = new Map<string, AgentSpec>();
+  /** Each live agent's namespace creation in the REPL, awaited before its code runs. */
+  readonly #created = new Map<string, Promise<void>>();
   readonly #limiter: <T>(work: () => Promise<T>, signal: AbortSignal) => Promise<T>;
   #stopReason: Error | null = null;
   #inputTokens = 0;
@@ -197,7 +199,8 @@ export class RlmRun implements RunContext {
     return completion;
   }
 
-  execute(agentId: string, code: string): Promise<ExecutionResult> {
+  async execute(agentId: string, code: string): Promise<ExecutionResult> {
+    await this.#created.get(agentId);
     return this.#options.sandbox.run(this.sandboxKey(agentId), code, this.#abort.signal);
   }
 
@@ -352,9 +355,16 @@ export class RlmRun implements RunContext {
       contextChars,
     });
     const key = this.sandboxKey(agent.id);
-    await this.#options.sandbox.createAgent(key, agent.context);
+    // The namespace is built while the first model call is in flight (the REPL serves every agent
+    // in turn, so waiting here put 128 roots' namespaces in front of their first calls); the
+    // first execute waits for it, and a failure to create it fails the agent all the same.
+    const created = this.#options.sandbox.createAgent(key, agent.context);
+    created.catch(() => undefined); // awaited by execute and below; this only marks it handled
+    this.#created.set(agent.id, created);
     try {
-      return await runAgentLoop(this, agent);
+      const answer = await runAgentLoop(this, agent);
+      await created;
+      return answer;
     } catch (error) {
       this.emit({
         kind: 'agent.failed',
@@ -364,7 +374,11 @@ export class RlmRun implements RunContext {
       });
       throw error;
     } finally {
-      await this.#options.sandbox.disposeAgent(key);
+      this.#created.delete(agent.id);
+      await created.then(
+        () => this.#options.sandbox.disposeAgent(key),
+        () => undefined,
+      );
     }
   }
 

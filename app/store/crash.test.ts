@@ -1,5 +1,5 @@
 // A process killed in the middle of a write loses nothing it committed and leaves an intact
-// database: WAL + synchronous FULL, checked with a real SIGKILL.
+// database: WAL + synchronous NORMAL, checked with a real SIGKILL.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

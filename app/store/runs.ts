@@ -87,6 +87,7 @@ export class RunStore {
 
   /** Marks runs left 'running' by a process that no longer exists as interrupted. */
   markInterrupted(now = Date.now()): number {
+    this.#queue.flush();
     const rows = this.#db
       .prepare("SELECT id, owner_pid FROM runs WHERE status = 'running'")
       .all() as { id: string; owner_pid: number | null }[];
@@ -118,6 +119,7 @@ export class RunStore {
   }
 
   events(id: string): RunEvent[] {
+    this.#queue.flush();
     const rows = this.#db
       .prepare('SELECT data FROM run_events WHERE run_id = ? ORDER BY seq')
       .all(id) as { data: string }[];
@@ -126,33 +128,27 @@ export class RunStore {
   }
 
   remove(id: string): boolean {
+    this.#queue.flush();
     return this.#db.prepare('DELETE FROM runs WHERE id = ?').run(id).changes > 0;
   }
 
-  /** A writer for a new run; the run row exists (status running) once this returns. */
-  writer(run: {
-    id: string;
-    question: string;
-    set: string;
-    model: string;
-    parentRunId?: string;
-  }): RunWriter {
-    this.#db
-      .prepare(
-        'INSERT INTO runs (id, created_at, status, question, set_name, model, parent_run_id, owner_pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        run.id,
-        Date.now(),
-        'running',
-        run.question,
-        run.set,
-        run.model,
-        run.parentRunId ?? null,
-        process.pid,
-      );
+  /**
+   * A writer for a new run. Its row (status running) is written with the first flush of the
+   * queue, in the same transaction as its first events, and any read of this store flushes first,
+   * so readers never miss it: 128 runs starting at once cost one sync, not 256.
+   */
+  writer(run: NewRun): RunWriter {
+    this.#queue.addRun({ ...run, createdAt: Date.now() });
     return new RunWriter(this.#queue, run.id);
   }
+}
+
+interface NewRun {
+  id: string;
+  question: string;
+  set: string;
+  model: string;
+  parentRunId?: string;
 }
 
 /**
@@ -163,6 +159,7 @@ class EventQueue {
   readonly #db: DatabaseSync;
   readonly #flushMs: number;
   #items: { writer: RunWriter; event: RunEvent }[] = [];
+  #runs: (NewRun & { createdAt: number })[] = [];
   #timer: NodeJS.Timeout | null = null;
 
   constructor(db: DatabaseSync, flushMs: number) {
@@ -170,21 +167,34 @@ class EventQueue {
     this.#flushMs = flushMs;
   }
 
+  addRun(run: NewRun & { createdAt: number }): void {
+    this.#runs.push(run);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    this.#timer ??= setTimeout(() => {
+      this.flush();
+    }, this.#flushMs);
+  }
+
   push(writer: RunWriter, event: RunEvent, urgent: boolean): void {
     this.#items.push({ writer, event });
     if (urgent) this.flush();
-    else
-      this.#timer ??= setTimeout(() => {
-        this.flush();
-      }, this.#flushMs);
+    else this.#schedule();
   }
 
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    if (this.#items.length === 0) return;
+    if (this.#items.length === 0 && this.#runs.length === 0) return;
     const items = this.#items;
+    const runs = this.#runs;
     this.#items = [];
+    this.#runs = [];
+    const create = this.#db.prepare(
+      'INSERT INTO runs (id, created_at, status, question, set_name, model, parent_run_id, owner_pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     const insert = this.#db.prepare(
       'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -193,6 +203,18 @@ class EventQueue {
          output_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
     );
     transaction(this.#db, () => {
+      for (const run of runs) {
+        create.run(
+          run.id,
+          run.createdAt,
+          'running',
+          run.question,
+          run.set,
+          run.model,
+          run.parentRunId ?? null,
+          process.pid,
+        );
+      }
       for (const { writer, event } of items) {
         insert.run(
           writer.runId,
@@ -236,7 +258,7 @@ export class RunWriter {
   }
 
   append(event: RunEvent): void {
-    this.#queue.push(this, event, event.kind === 'run.started' || event.kind === 'run.finished');
+    this.#queue.push(this, event, event.kind === 'run.finished');
   }
 
   /** Writes everything queued (of every run of the store) now. */

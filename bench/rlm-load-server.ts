@@ -1,0 +1,36 @@
+// The 200 ms OpenAI-compatible server of bench:rlm's load test, run as its own process (as a real
+// server would be) so that its work does not share the engine's event loop. Forked by
+// bench/rlm.ts; reports its URL, then its counters when asked, over the IPC channel.
+import { startFakeOpenAI, turnOf } from './fake-openai-server.ts';
+
+const repl = (code: string) => '```repl\n' + code + '\n```';
+const delayMs = Number(process.argv[2] ?? '200');
+
+const server = await startFakeOpenAI(delayMs, (messages) => {
+  const turn = turnOf(messages);
+  const child = (messages[0]?.content ?? '').includes(
+    'helper working inside a Python REPL on one sub-problem',
+  );
+  if (child)
+    return (
+      [repl('part = len(context)'), repl('print(part)'), repl("FINAL_VAR('part')")][turn - 1] ??
+      'FINAL(0)'
+    );
+  return (
+    [
+      repl("parts = rlm_query_batched(['a', 'b', 'c'], ['one', 'two', 'three'])"),
+      repl('print(parts)'),
+      repl("FINAL_VAR('parts')"),
+    ][turn - 1] ?? 'FINAL(0)'
+  );
+});
+
+process.on('message', (message) => {
+  if (message === 'counters') {
+    process.send?.({ requests: server.requests(), maxInFlight: server.maxInFlight() });
+  }
+});
+process.on('disconnect', () => {
+  void server.close().then(() => process.exit(0));
+});
+process.send?.({ url: server.url });
