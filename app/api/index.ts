@@ -4,6 +4,7 @@ export * from './commands.ts';
 export * from './events.ts';
 export * from './papers.ts';
 export * from './runs.ts';
+export * from './run-tree.ts';
 export * from './settings-endpoints.ts';
 export * from './protocol.ts';
 export * from './errors.ts';
