@@ -1,0 +1,29 @@
+// training/rl: GRPO with advantage inheritance for recursive agents, the PPO loss and the SFT
+// cold start's data, built on app/'s run logs. Its only public face.
+export {
+  groupAdvantages,
+  RolloutGroupError,
+  weightedSamples,
+  type AdvantageOptions,
+  type ChildWeighting,
+  type Rollout,
+  type RolloutNode,
+  type WeightedSample,
+} from './advantages.ts';
+export {
+  LossInputError,
+  nllLoss,
+  ppoLoss,
+  type LossSample,
+  type PpoLoss,
+  type PpoOptions,
+  type TokenLogProbs,
+} from './ppo-loss.ts';
+export {
+  rolloutTree,
+  sftRejection,
+  stepSamples,
+  TrajectoryError,
+  type ChatMessage,
+  type StepSample,
+} from './trajectory.ts';
