@@ -3,6 +3,10 @@
 // Invariant (write-up weighting): each root's own tokens weigh 1/(Q*G) in all, and the children of
 // an agent together weigh as much as the agent itself.
 
+import type { ChildWeighting } from '../../app/api/index.ts';
+
+export type { ChildWeighting };
+
 /** One agent of a rollout as the trainer sees it: its turns (the step-wise samples) and children. */
 export interface RolloutNode {
   agentId: string;
@@ -17,13 +21,12 @@ export interface Rollout {
   reward: number;
 }
 
-/**
- * How child agents count in the objective:
+/*
+ * How child agents count in the objective (ChildWeighting, defined in app/api for the Train view):
  * - `subtree-mean` (the write-up, default): L_subtree(y) = L_node(y) + (1/k_y) sum_i L_subtree(y_i);
  * - `sample-one-child`: one child per parent, drawn with the seeded generator, counts fully;
  * - `token-mean` (the reference code): every action token of the batch weighs the same.
  */
-export type ChildWeighting = 'subtree-mean' | 'sample-one-child' | 'token-mean';
 
 export interface AdvantageOptions {
   weighting?: ChildWeighting;

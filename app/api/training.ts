@@ -1,0 +1,38 @@
+// The training part of the contract: what a fine-tuning job is configured with. Shared by the Train
+// view, the local trainer (training/rl) and the cluster export (training/cluster).
+import { z } from 'zod';
+
+export const ChildWeighting = z.enum(['subtree-mean', 'sample-one-child', 'token-mean']);
+export type ChildWeighting = z.infer<typeof ChildWeighting>;
+
+export const TrainConfig = z
+  .object({
+    /** A local model folder (Hugging Face layout) or a llama2.c checkpoint. */
+    baseModel: z.string().min(1),
+    lora: z.object({
+      rank: z.number().int().positive().default(8),
+      alpha: z.number().positive().default(16),
+      targetModules: z.array(z.string()).default(['q_proj', 'k_proj', 'v_proj', 'o_proj']),
+    }),
+    learningRate: z.number().positive().default(1e-6),
+    /** G: root rollouts per question. */
+    groupSize: z.number().int().min(2).default(8),
+    /** Questions per step. */
+    batchSize: z.number().int().positive().default(16),
+    beta: z.number().nonnegative().default(0.01),
+    clipLow: z.number().positive().default(0.2),
+    clipHigh: z.number().positive().default(0.2),
+    maxTurns: z.number().int().positive().default(10),
+    maxDepth: z.number().int().nonnegative().default(1),
+    maxChildren: z.number().int().nonnegative().default(4),
+    maxTokensPerTurn: z.number().int().positive().default(1024),
+    weighting: ChildWeighting.default('subtree-mean'),
+    reward: z.enum(['rubric', 'span-f1']).default('rubric'),
+    /** Model spec of the rubric judge (app/models), when the reward is the rubric. */
+    judge: z.string().optional(),
+    steps: z.number().int().positive().default(100),
+    checkpointEvery: z.number().int().positive().default(10),
+    seed: z.number().int().default(0),
+  })
+  .strict();
+export type TrainConfig = z.infer<typeof TrainConfig>;
