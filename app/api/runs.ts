@@ -158,8 +158,37 @@ export const RunSummary = z.object({
   costUsd: z.number().nullable(),
   error: ErrorInfo.nullable(),
   parentRunId: z.string().nullable(),
+  /** The run's score (0-1) when something scored it: an eval, an imported SkyRL reward. */
+  score: z.number().nullable(),
+  /** Where the run came from: 'live', 'demo', 'synthetic', or the import format ('ours', 'rlm-log', 'skyrl'). */
+  source: z.string(),
 });
 export type RunSummaryPayload = z.infer<typeof RunSummary>;
+
+/** Filters of the Runs view; every field narrows, none given lists every run. */
+export const RunFilter = z
+  .object({
+    status: z.array(RunStatus).optional(),
+    /** Case-insensitive substring of the model spec. */
+    model: z.string().max(500).optional(),
+    /** The paper set, exactly. */
+    set: z.string().max(500).optional(),
+    minScore: z.number().optional(),
+    maxScore: z.number().optional(),
+    /** Wall time of finished runs, finished_at - created_at. */
+    minDurationMs: z.number().optional(),
+    maxDurationMs: z.number().optional(),
+    /** Created at or after / before (ms since the epoch). */
+    from: z.number().optional(),
+    to: z.number().optional(),
+    /** Case-insensitive substring of the question, the answer, the model or the run id. */
+    text: z.string().max(500).optional(),
+    source: z.string().max(100).optional(),
+    parentRunId: z.string().optional(),
+    limit: z.number().int().min(1).max(100_000).optional(),
+  })
+  .strict();
+export type RunFilter = z.infer<typeof RunFilter>;
 
 export const runCommands = {
   'runs.start': {
@@ -182,8 +211,8 @@ export const runCommands = {
     response: z.object({ canceled: z.boolean() }),
   },
   'runs.list': {
-    summary: 'Every run in the workspace, newest first.',
-    request: z.object({}).strict(),
+    summary: 'The runs of the workspace that pass the filters, newest first.',
+    request: RunFilter,
     response: z.object({ runs: z.array(RunSummary) }),
   },
   'runs.events': {

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { appVersion } from '../host/index.ts';
 import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts';
 import { runCommand } from './run-command.ts';
+import { exportCommand, importCommand } from './runs-io-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
 export function buildProgram(): Command {
@@ -20,5 +21,7 @@ export function buildProgram(): Command {
     .addCommand(ingestCommand())
     .addCommand(papersCommand())
     .addCommand(paperCommand())
-    .addCommand(runCommand());
+    .addCommand(runCommand())
+    .addCommand(importCommand())
+    .addCommand(exportCommand());
 }

@@ -33,7 +33,7 @@ export function runHandlers(
       return { runId: started.runId };
     },
     'runs.cancel': ({ runId }) => ({ canceled: runs.cancel(runId) }),
-    'runs.list': () => ({ runs: store.list() }),
+    'runs.list': (filter) => ({ runs: store.list(filter) }),
     'runs.events': ({ runId }) => ({ run: store.get(runId), events: store.events(runId) }),
   };
 }

@@ -17,4 +17,12 @@ export {
   type Workspace,
   type PlatformContext,
 } from './workspace.ts';
-export { RunStore, RunWriter, RunNotFoundError, replayLookup, type RunSummary } from './runs.ts';
+export {
+  RunStore,
+  RunWriter,
+  RunNotFoundError,
+  RunIdTakenError,
+  replayLookup,
+  type RunSummary,
+  type StoredRun,
+} from './runs.ts';

@@ -94,6 +94,13 @@ export const migrations: readonly Migration[] = [
           ) STRICT;
           CREATE INDEX runs_created ON runs(created_at);`,
   },
+  {
+    version: 5,
+    name: 'run scores, sources and forks',
+    sql: `ALTER TABLE runs ADD COLUMN score REAL;
+          ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT 'live';
+          CREATE INDEX runs_parent ON runs(parent_run_id);`,
+  },
 ];
 
 export class WorkspaceTooNewError extends Error {

@@ -2,7 +2,7 @@
 // written in one transaction, so a busy run costs few syncs; a killed process loses at most that
 // window and its run is marked interrupted the next time a workspace opens its runs.
 import type { DatabaseSync } from 'node:sqlite';
-import type { RunEvent, RunStatus } from '../api/index.ts';
+import type { RunEvent, RunFilter, RunStatus } from '../api/index.ts';
 import { transaction } from './database.ts';
 
 export interface RunSummary {
@@ -21,6 +21,8 @@ export interface RunSummary {
   costUsd: number | null;
   error: { name: string; message: string } | null;
   parentRunId: string | null;
+  score: number | null;
+  source: string;
 }
 
 interface RunRow {
@@ -39,6 +41,8 @@ interface RunRow {
   cost_usd: number | null;
   error: string | null;
   parent_run_id: string | null;
+  score: number | null;
+  source: string;
 }
 
 export class RunNotFoundError extends Error {
@@ -74,7 +78,87 @@ function toSummary(row: RunRow): RunSummary {
     costUsd: row.cost_usd,
     error: row.error === null ? null : (JSON.parse(row.error) as { name: string; message: string }),
     parentRunId: row.parent_run_id,
+    score: row.score,
+    source: row.source,
   };
+}
+
+/** A finished run written whole (an import, a demo, a synthetic run): its row and its log. */
+export interface StoredRun {
+  id: string;
+  question: string;
+  set: string;
+  model: string;
+  source: string;
+  parentRunId?: string | null;
+  score?: number | null;
+  createdAt: number;
+}
+
+export class RunIdTakenError extends Error {
+  override readonly name = 'RunIdTakenError';
+  constructor(id: string) {
+    super(
+      `The workspace already holds a run '${id}'; import it under a new id or delete the old one`,
+    );
+  }
+}
+
+function filterSql(filter: RunFilter): { where: string; params: (string | number)[] } {
+  const clauses: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.status && filter.status.length > 0) {
+    clauses.push(`status IN (${filter.status.map(() => '?').join(', ')})`);
+    params.push(...filter.status);
+  }
+  const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (filter.model) {
+    clauses.push("model LIKE ? ESCAPE '\\'");
+    params.push(like(filter.model));
+  }
+  if (filter.set !== undefined) {
+    clauses.push('set_name = ?');
+    params.push(filter.set);
+  }
+  if (filter.source !== undefined) {
+    clauses.push('source = ?');
+    params.push(filter.source);
+  }
+  if (filter.parentRunId !== undefined) {
+    clauses.push('parent_run_id = ?');
+    params.push(filter.parentRunId);
+  }
+  if (filter.minScore !== undefined) {
+    clauses.push('score >= ?');
+    params.push(filter.minScore);
+  }
+  if (filter.maxScore !== undefined) {
+    clauses.push('score <= ?');
+    params.push(filter.maxScore);
+  }
+  if (filter.minDurationMs !== undefined) {
+    clauses.push('finished_at - created_at >= ?');
+    params.push(filter.minDurationMs);
+  }
+  if (filter.maxDurationMs !== undefined) {
+    clauses.push('finished_at - created_at <= ?');
+    params.push(filter.maxDurationMs);
+  }
+  if (filter.from !== undefined) {
+    clauses.push('created_at >= ?');
+    params.push(filter.from);
+  }
+  if (filter.to !== undefined) {
+    clauses.push('created_at <= ?');
+    params.push(filter.to);
+  }
+  if (filter.text) {
+    clauses.push(
+      "(question LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\' OR model LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')",
+    );
+    params.push(...Array.from({ length: 4 }, () => like(filter.text ?? '')));
+  }
+  return { where: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
 export class RunStore {
@@ -104,11 +188,79 @@ export class RunStore {
     return count;
   }
 
-  list(): RunSummary[] {
+  list(filter: RunFilter = {}): RunSummary[] {
     this.markInterrupted();
+    const { where, params } = filterSql(filter);
+    const limit = filter.limit !== undefined ? ` LIMIT ${filter.limit}` : '';
     return (
-      this.#db.prepare('SELECT * FROM runs ORDER BY created_at DESC').all() as unknown as RunRow[]
+      this.#db
+        .prepare(`SELECT * FROM runs ${where} ORDER BY created_at DESC${limit}`)
+        .all(...params) as unknown as RunRow[]
     ).map(toSummary);
+  }
+
+  has(id: string): boolean {
+    this.#queue.flush();
+    return this.#db.prepare('SELECT 1 FROM runs WHERE id = ?').get(id) !== undefined;
+  }
+
+  /**
+   * Writes a whole run (row and events) in one transaction. Totals come from its run.finished
+   * event; a log without one is stored as interrupted.
+   */
+  insertRun(run: StoredRun, events: readonly RunEvent[]): void {
+    this.#queue.flush();
+    const finished = events.findLast((event) => event.kind === 'run.finished');
+    transaction(this.#db, () => {
+      if (this.#db.prepare('SELECT 1 FROM runs WHERE id = ?').get(run.id) !== undefined)
+        throw new RunIdTakenError(run.id);
+      this.#db
+        .prepare(
+          `INSERT INTO runs (id, created_at, finished_at, status, question, set_name, model, answer,
+             agents, turns, input_tokens, output_tokens, cost_usd, error, parent_run_id, owner_pid,
+             score, source)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+        )
+        .run(
+          run.id,
+          Math.round(run.createdAt),
+          Math.round(finished?.at ?? events.at(-1)?.at ?? run.createdAt),
+          finished?.status ?? 'interrupted',
+          run.question,
+          run.set,
+          run.model,
+          JSON.stringify(finished?.answer ?? null),
+          finished?.agents ?? 0,
+          finished?.turns ?? 0,
+          finished?.usage.inputTokens ?? 0,
+          finished?.usage.outputTokens ?? 0,
+          finished?.costUsd ?? null,
+          finished?.error ? JSON.stringify(finished.error) : null,
+          run.parentRunId ?? null,
+          run.score ?? null,
+          run.source,
+        );
+      const insert = this.#db.prepare(
+        'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      events.forEach((event, seq) => {
+        insert.run(
+          run.id,
+          seq,
+          Math.round(event.at),
+          event.kind,
+          'agentId' in event ? event.agentId : null,
+          JSON.stringify(event),
+        );
+      });
+    });
+  }
+
+  /** Records a run's score (an eval's reward); null clears it. */
+  setScore(id: string, score: number | null): void {
+    this.#queue.flush();
+    if (this.#db.prepare('UPDATE runs SET score = ? WHERE id = ?').run(score, id).changes === 0)
+      throw new RunNotFoundError(id);
   }
 
   get(id: string): RunSummary {
@@ -149,6 +301,7 @@ interface NewRun {
   set: string;
   model: string;
   parentRunId?: string;
+  source?: string;
 }
 
 /**
@@ -193,7 +346,7 @@ class EventQueue {
     this.#items = [];
     this.#runs = [];
     const create = this.#db.prepare(
-      'INSERT INTO runs (id, created_at, status, question, set_name, model, parent_run_id, owner_pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO runs (id, created_at, status, question, set_name, model, parent_run_id, owner_pid, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insert = this.#db.prepare(
       'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
@@ -213,6 +366,7 @@ class EventQueue {
           run.model,
           run.parentRunId ?? null,
           process.pid,
+          run.source ?? 'live',
         );
       }
       for (const { writer, event } of items) {

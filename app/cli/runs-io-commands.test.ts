@@ -1,0 +1,74 @@
+// `rlm-studio import` and `export` as a user runs them, with --workspace after the subcommand.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const launcher = new URL('../../bin/rlm-studio.js', import.meta.url).pathname;
+const realLog = new URL(
+  '../../../shared/data/trajectories/alexzhang13-rlm-gpt4o-example.jsonl',
+  import.meta.url,
+).pathname;
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [launcher, ...args], { encoding: 'utf8', timeout: 60_000 });
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rlm-import-cli-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Report {
+  format: string;
+  runs: { runId: string; agents: number; turns: number }[];
+  problems: { line: number; name: string }[];
+}
+
+describe('rlm-studio import / export', () => {
+  it('imports the real rlm log as JSON, exports a run and imports it into another workspace', () => {
+    const imported = cli('import', realLog, '--workspace', join(dir, 'a'), '--json');
+    expect(imported.stderr).toBe('');
+    expect(imported.status).toBe(0);
+    const report = JSON.parse(imported.stdout) as Report;
+    expect(report.format).toBe('rlm-log');
+    expect(report.runs.map((run) => [run.agents, run.turns])).toEqual([
+      [1, 4],
+      [1, 3],
+      [1, 3],
+      [1, 1],
+      [1, 3],
+      [1, 3],
+    ]);
+    const out = join(dir, 'run.jsonl');
+    const runId = report.runs[1]?.runId ?? '';
+    const exported = cli('--workspace', join(dir, 'a'), 'export', runId, '--out', out);
+    expect(exported.status).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\n')[0]).toContain(`"id":"${runId}"`);
+    const back = cli('import', out, '--workspace', join(dir, 'b'), '--json', '--format', 'ours');
+    expect(back.status).toBe(0);
+    expect((JSON.parse(back.stdout) as Report).runs).toEqual([
+      expect.objectContaining({ runId, agents: 1, turns: 3 }),
+    ]);
+  }, 60_000);
+
+  it('exits 2 and names the bad line, importing the rest', () => {
+    const file = join(dir, 'bad.jsonl');
+    writeFileSync(
+      file,
+      `${readFileSync(realLog, 'utf8').split('\n').slice(0, 6).join('\n')}\n{oops\n`,
+    );
+    const result = cli('import', file, '--workspace', join(dir, 'c'));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/RunLogLineError: line 7: not JSON/);
+    expect(result.stdout).toMatch(/1 runs imported \(rlm-log\)/);
+  }, 60_000);
+
+  it('refuses an unknown format name', () => {
+    const result = cli('import', realLog, '--format', 'csv', '--workspace', join(dir, 'd'));
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('expected auto, ours, rlm-log, skyrl');
+  });
+});

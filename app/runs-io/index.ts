@@ -1,0 +1,14 @@
+// app/runs-io: run logs in and out: our JSON-lines export, alexzhang13/rlm logs, SkyRL eval dumps.
+export { EmptyRunLogError, RunLogLineError, UnknownRunLogFormatError } from './errors.ts';
+export {
+  detectFormat,
+  importRunLog,
+  parseJsonLines,
+  parseRunLog,
+  type ImportedRunSummary,
+  type ImportReport,
+  type ParsedRunLog,
+} from './import.ts';
+export { exportRuns } from './export.ts';
+export { exportFormatName, exportFormatVersion, exportRunLines } from './ours.ts';
+export { runLogFormats, type ImportedRun, type RunLogFormat } from './types.ts';
