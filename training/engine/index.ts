@@ -1,0 +1,29 @@
+// The local model engine's public face: loaders, decoders, generation, backends.
+export {
+  startBackend,
+  probeWebGpuAdapter,
+  type BackendChoice,
+  type BackendInfo,
+} from './backend.ts';
+export { CpuDecoder } from './cpu-decoder.ts';
+export type { BackendName, DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
+export * from './errors.ts';
+export {
+  generate,
+  GenerationAbortedError,
+  type GenerateOptions,
+  type Generation,
+} from './generate.ts';
+export { JaxDecoder } from './jax-decoder.ts';
+export {
+  readLlama2cCheckpoint,
+  parseLlama2cCheckpoint,
+  serializeLlama2cCheckpoint,
+  writeLlama2cCheckpoint,
+} from './llama2c-checkpoint.ts';
+export { Llama2cTokenizer } from './llama2c-tokenizer.ts';
+export { paramCount, type DecoderConfig, type RopeScaling } from './model-config.ts';
+export { randomDecoderModel } from './random-model.ts';
+export { Sampler, type SamplingOptions } from './sampler.ts';
+export type { Tokenizer } from './tokenizer.ts';
+export type { DecoderModel, DecoderWeights, LayerWeights } from './weights.ts';

@@ -1,0 +1,65 @@
+// stories260K through the jitted jax-js step: llama2.c's greedy outputs on wasm and on WebGPU
+// (SwiftShader without a GPU), and the same logits as the plain-JS decoder for a batch.
+import { afterAll, describe, expect, it } from 'vitest';
+import { startBackend } from './backend.ts';
+import { CpuDecoder } from './cpu-decoder.ts';
+import { generate } from './generate.ts';
+import { JaxDecoder } from './jax-decoder.ts';
+import { readLlama2cCheckpoint } from './llama2c-checkpoint.ts';
+import { STORIES260K, storiesReference, storiesTokenizer } from './stories.test-support.ts';
+import { webGpuUnavailable } from './webgpu.test-support.ts';
+
+const model = readLlama2cCheckpoint(STORIES260K.checkpoint);
+const tokenizer = storiesTokenizer();
+const greedy = storiesReference().filter((ref) => ref.options.temperature === 0);
+const noGpu = await webGpuUnavailable();
+
+for (const backend of ['wasm', 'webgpu'] as const) {
+  const skip = backend === 'webgpu' ? noGpu : null;
+  describe.skipIf(skip !== null)(
+    `stories260K on jax-js ${backend}${skip ? ` (skipped: ${skip})` : ''}`,
+    () => {
+      let decoder: JaxDecoder | undefined;
+      afterAll(() => {
+        decoder?.dispose();
+      });
+
+      it('equals llama2.c greedy, 64 steps from "Once upon a time"', async () => {
+        await startBackend(backend);
+        decoder = new JaxDecoder(model, backend, { maxSeqLen: 64 });
+        const ref = greedy.find((r) => r.prompt === 'Once upon a time');
+        if (!ref) throw new Error('reference missing');
+        const [out] = await generate(decoder, tokenizer, [ref.prompt], ref.options);
+        expect((out?.echo ?? '') + (out?.text ?? '') + '\n').toBe(ref.expected);
+      }, 120_000);
+
+      it('decodes a batch of two slots with the logits of the CPU decoder', async () => {
+        await startBackend(backend);
+        const jaxDecoder = new JaxDecoder(model, backend, { maxSeqLen: 16, maxBatch: 2 });
+        const cpu = new CpuDecoder(model, { maxSeqLen: 16, maxBatch: 2 });
+        try {
+          const prompts = [tokenizer.encode('Zoo'), tokenizer.encode('Once upon')];
+          let maxDiff = 0;
+          for (let pos = 0; pos < 4; pos++) {
+            const inputs = prompts.map((ids, slot) => ({ slot, pos, token: ids[pos] ?? 0 }));
+            // Slot 1 skips position 2 and 3: its cache must not be touched by slot 0's steps.
+            const active = pos < 2 ? inputs : inputs.slice(0, 1);
+            const a = await jaxDecoder.step(active);
+            const b = cpu.stepSync(active);
+            for (let i = 0; i < a.length; i++)
+              maxDiff = Math.max(maxDiff, Math.abs((a[i] ?? 0) - (b[i] ?? 0)));
+          }
+          const last = [{ slot: 1, pos: 2, token: prompts[1]?.[2] ?? 0 }];
+          const a = await jaxDecoder.step(last);
+          const b = cpu.stepSync(last);
+          for (let i = 0; i < a.length; i++)
+            maxDiff = Math.max(maxDiff, Math.abs((a[i] ?? 0) - (b[i] ?? 0)));
+          expect(maxDiff).toBeLessThan(1e-3);
+        } finally {
+          jaxDecoder.dispose();
+          cpu.dispose();
+        }
+      }, 120_000);
+    },
+  );
+}
