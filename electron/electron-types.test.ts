@@ -6,6 +6,7 @@ import type {
   Dialog,
   IpcMain,
   IpcRenderer,
+  SafeStorage,
   Session,
   WebContents,
 } from 'electron';
@@ -13,6 +14,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ContextBridgeLike, IpcRendererLike } from './bridge.ts';
 import type { OpenDialogLike } from './dialogs.ts';
 import type { IpcMainLike, WebContentsLike } from './ipc.ts';
+import type { SafeStorageLike } from './safe-storage-vault.ts';
 import type { GuardedContents, PermissionSession } from './security.ts';
 import type { secureWebPreferences } from './security.ts';
 
@@ -25,6 +27,7 @@ describe("Electron's types", () => {
     expectTypeOf<IpcRenderer>().toExtend<IpcRendererLike>();
     expectTypeOf<ContextBridge>().toExtend<ContextBridgeLike>();
     expectTypeOf<Pick<Dialog, 'showOpenDialog'>>().toExtend<OpenDialogLike>();
+    expectTypeOf<SafeStorage>().toExtend<SafeStorageLike>();
     expectTypeOf<ReturnType<typeof secureWebPreferences>>().toExtend<
       NonNullable<ConstructorParameters<typeof BrowserWindow>[0]>['webPreferences']
     >();

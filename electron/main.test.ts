@@ -1,13 +1,14 @@
 // Boots the real bundles (dist-style main.cjs and preload.cjs, built here by esbuild) against a fake
 // `electron` module, and drives a renderer's calls through both: the closest this machine gets to
 // running the desktop app, since Electron's binary cannot be installed here.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { VAULT_KEYS_FILE } from '../app/models/index.ts';
 import { contentSecurityPolicy } from '../app/serve/csp.ts';
 import {
   createApiClient,
@@ -17,6 +18,7 @@ import {
   type ExposedBridge,
 } from '../app/api/index.ts';
 import { buildElectron } from '../scripts/build-electron.ts';
+import { SAFE_VAULT_FILE } from './safe-storage-vault.ts';
 
 type Listener = (...args: unknown[]) => unknown;
 type ProtocolHandler = (request: { url: string }) => Promise<Response>;
@@ -131,6 +133,12 @@ function createFakeElectron(dir: string) {
       defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
     },
     shell: { openExternal: vi.fn(() => Promise.resolve()) },
+    // The OS keychain: reversible, and visibly not the plain text.
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      encryptString: (plain: string) => Buffer.from(plain, 'utf8').reverse(),
+      decryptString: (encrypted: Buffer) => Buffer.from(encrypted).reverse().toString('utf8'),
+    },
     contextBridge: {
       exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, acrossContextBridge(api)),
     },
@@ -238,6 +246,24 @@ describe('the bundled desktop shell', () => {
       message: expect.stringContaining("field 'title'") as unknown,
     });
     expect(fake.showOpenDialog).not.toHaveBeenCalled();
+  });
+
+  it('keeps endpoint keys in the OS keychain, not in the workspace file vault', async () => {
+    const key = 'sk-desktop-0123456789abcdef';
+    const { endpoint } = await api.call('models.saveEndpoint', {
+      endpoint: {
+        name: 'Desktop vLLM',
+        kind: 'vllm',
+        baseUrl: 'http://127.0.0.1:8000/v1',
+        model: 'Qwen/Qwen3-8B',
+      },
+      apiKey: key,
+    });
+    expect(endpoint.hasKey).toBe(true);
+    const stored = readFileSync(join(workspaceDir, SAFE_VAULT_FILE), 'utf8');
+    expect(stored).not.toContain(key);
+    expect(stored).toContain(Buffer.from(key, 'utf8').reverse().toString('base64'));
+    expect(existsSync(join(workspaceDir, VAULT_KEYS_FILE))).toBe(false);
   });
 
   it('answers the native dialog through Electron’s dialog', async () => {

@@ -2,12 +2,24 @@
 // IPC, serves the renderer on app://, installs the menu and opens the window. Wiring only.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
 import { appVersion, composeEngine, type Host } from '../app/host/index.ts';
+import { FileApiKeyVault } from '../app/models/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { relaunchArgs, workspaceFromArgv } from './args.ts';
 import { createDialogService } from './dialogs.ts';
 import { bindHostToIpc, type IpcBinding } from './ipc.ts';
+import { SafeStorageApiKeyVault } from './safe-storage-vault.ts';
 import { buildMenuTemplate } from './menu.ts';
 import { appEntryUrl, appScheme } from './origin.ts';
 import { appSchemePrivileges, assertRendererBuilt, createAppProtocolHandler } from './protocol.ts';
@@ -98,7 +110,13 @@ function installMenu(host: Host): void {
 function start(): void {
   assertRendererBuilt(rendererDir);
   const workspace = openWorkspace(workspaceFromArgv(process.argv));
-  const engine = composeEngine({ workspace, shell: 'electron', dialogs });
+  // Keys live in the OS keychain; any saved in serve mode move over the first time they are read.
+  const vault = new SafeStorageApiKeyVault(
+    workspace.dir,
+    safeStorage,
+    new FileApiKeyVault(workspace.dir),
+  );
+  const engine = composeEngine({ workspace, shell: 'electron', dialogs, vault });
   const { host } = engine;
   const binding = bindHostToIpc(ipcMain, host);
   protocol.handle(appScheme, createAppProtocolHandler(rendererDir));

@@ -2,11 +2,18 @@
 // the run service with model providers and the Python sandbox, and the api host over them.
 // `dispose()` ends what they started (extraction workers, the sandbox), so processes can exit.
 import type { AppInfo } from '../api/index.ts';
-import { createProvider, type ProviderFactory } from '../models/index.ts';
+import {
+  createEndpointProvider,
+  createProvider,
+  FileApiKeyVault,
+  type ApiKeyVault,
+  type ProviderFactory,
+} from '../models/index.ts';
 import { PaperLibrary } from '../papers/index.ts';
 import { ReplSandbox } from '../repl/index.ts';
 import { RunService, type SandboxFactory } from '../rlm/index.ts';
 import { replayLookup, RunStore, type Workspace } from '../store/index.ts';
+import { findSavedEndpoint } from './endpoints-handlers.ts';
 import { createEngineHost, type DialogService } from './engine.ts';
 import type { Host } from './host.ts';
 
@@ -18,6 +25,8 @@ export interface ComposeOptions {
   sandbox?: SandboxFactory | undefined;
   /** Extra model schemes, such as `local:` from training/engine. */
   providers?: Readonly<Record<string, ProviderFactory>> | undefined;
+  /** Where endpoint keys are kept; the workspace's file vault unless the shell has a keychain. */
+  vault?: ApiKeyVault | undefined;
   now?: () => number;
 }
 
@@ -34,20 +43,26 @@ export function composeEngine(options: ComposeOptions): Engine {
   const papers = new PaperLibrary(workspace.db);
   const runStore = new RunStore(workspace.db);
   runStore.markInterrupted();
+  const vault = options.vault ?? new FileApiKeyVault(workspace.dir);
   const runs = new RunService({
     papers,
     store: runStore,
-    providers: (spec) =>
-      createProvider(spec, {
+    providers: (spec) => {
+      // A spec naming a saved endpoint (Settings > Models) runs with that endpoint's stored key.
+      const saved = findSavedEndpoint(workspace, spec);
+      if (saved !== undefined) return createEndpointProvider(saved, vault);
+      return createProvider(spec, {
         replay: (runId) => replayLookup(runStore, runId),
         ...(options.providers ? { factories: options.providers } : {}),
-      }),
+      });
+    },
     sandbox: options.sandbox ?? ((callbacks) => ReplSandbox.start({ callbacks })),
   });
   const host = createEngineHost({
     workspace,
     shell: options.shell,
     dialogs: options.dialogs,
+    vault,
     papers,
     runs,
     ...(options.now ? { now: options.now } : {}),

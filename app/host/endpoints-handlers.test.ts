@@ -12,6 +12,7 @@ import {
 } from '../api/index.ts';
 import {
   ANTHROPIC_BASE_URL,
+  createEndpointProvider,
   DEFAULT_BASE_URLS,
   FileApiKeyVault,
   OPENAI_BASE_URL,
@@ -19,7 +20,11 @@ import {
 } from '../models/index.ts';
 import { openWorkspace, type Workspace } from '../store/index.ts';
 import { composeEngine } from './compose.ts';
-import { ENDPOINTS_SETTING_KEY, endpointHandlers } from './endpoints-handlers.ts';
+import {
+  ENDPOINTS_SETTING_KEY,
+  endpointHandlers,
+  findSavedEndpoint,
+} from './endpoints-handlers.ts';
 import type { Host } from './host.ts';
 
 const KEY = 'sk-test-0123456789abcdefSECRETSECRET';
@@ -319,6 +324,32 @@ describe('testing an endpoint', () => {
     ).endpoint as { id: string };
     const result = await ok('models.testEndpoint', { id: saved.id });
     expect(result).toMatchObject({ ok: false, error: { name: 'MissingApiKeyError' } });
+  });
+
+  it('lets a run name a saved endpoint, which then calls with the stored key', async () => {
+    const baseUrl = await fakeServer('ok');
+    const saved = (await ok('models.saveEndpoint', { endpoint: { ...vllm, baseUrl }, apiKey: KEY }))
+      .endpoint as { id: string; spec: string };
+    const byName = findSavedEndpoint(workspace, `endpoint: ${vllm.name}`);
+    expect(byName).toMatchObject({ id: saved.id, baseUrl, model: vllm.model });
+    expect(findSavedEndpoint(workspace, `endpoint:${saved.id}`)).toEqual(byName);
+    // The spec Settings shows for the endpoint finds it too, so its key goes along.
+    expect(findSavedEndpoint(workspace, saved.spec)).toEqual(byName);
+    expect(findSavedEndpoint(workspace, 'scripted:demo.json')).toBeUndefined();
+    expect(() => findSavedEndpoint(workspace, 'endpoint:Nope')).toThrow(
+      /no saved model endpoint named 'Nope'; saved: 'Lab vLLM'/,
+    );
+    if (byName === undefined) throw new Error('not found');
+    const provider = await createEndpointProvider(byName, new FileApiKeyVault(dir));
+    const completion = await provider.complete({
+      messages: [{ role: 'user', content: 'hi' }],
+      agentId: '0',
+      turn: 0,
+      maxTokens: 8,
+      temperature: 0,
+    });
+    expect(completion.text).toBe('ok');
+    expect(authorizations).toEqual([`Bearer ${KEY}`]);
   });
 
   it('refuses an unknown endpoint id', async () => {

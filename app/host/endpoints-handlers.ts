@@ -55,9 +55,11 @@ type StoredEndpoint = z.infer<typeof StoredEndpoint>;
 
 export class ModelEndpointNotFoundError extends Error {
   override readonly name = 'ModelEndpointNotFoundError';
-  constructor(id: string) {
+  constructor(id: string, known?: readonly string[]) {
     super(
-      `there is no model endpoint '${id}' (was it deleted in another window?); reload Settings > Models`,
+      known === undefined
+        ? `there is no model endpoint '${id}' (was it deleted in another window?); reload Settings > Models`
+        : `there is no saved model endpoint named '${id}'; saved: ${known.length > 0 ? known.map((n) => `'${n}'`).join(', ') : 'none'} (add one in Settings > Models)`,
     );
   }
 }
@@ -180,6 +182,35 @@ export function endpointHandlers(
     },
   };
 }
+
+/**
+ * The saved endpoint a run's model spec names: `endpoint:NAME` (or its id), or a spec equal to a
+ * saved endpoint's own, so a run started with it uses that endpoint's stored key. Undefined when the
+ * spec is an ordinary one; a named endpoint that does not exist is an error.
+ */
+export function findSavedEndpoint(
+  workspace: Pick<Workspace, 'db'>,
+  spec: string,
+): ModelEndpoint | undefined {
+  const trimmed = spec.trim();
+  const entries = new EndpointRows(workspace.db, Date.now).read();
+  if (trimmed.startsWith(`${SAVED_ENDPOINT_SCHEME}:`)) {
+    const name = trimmed.slice(SAVED_ENDPOINT_SCHEME.length + 1).trim();
+    const entry = entries.find((e) => e.name === name) ?? entries.find((e) => e.id === name);
+    if (entry === undefined) {
+      throw new ModelEndpointNotFoundError(
+        name,
+        entries.map((e) => e.name),
+      );
+    }
+    return toModelEndpoint(entry);
+  }
+  const entry = entries.find((e) => endpointSpec(toModelEndpoint(e)) === trimmed);
+  return entry === undefined ? undefined : toModelEndpoint(entry);
+}
+
+/** The model-spec scheme that names a saved endpoint: `endpoint:My vLLM`. */
+export const SAVED_ENDPOINT_SCHEME = 'endpoint';
 
 function toModelEndpoint(entry: StoredEndpoint): ModelEndpoint {
   return {

@@ -2,6 +2,7 @@
 // command, Electron's main process) call this with what their shell can offer.
 import { readFileSync } from 'node:fs';
 import { type AppInfo, type CommandArgs, type CommandResponse } from '../api/index.ts';
+import type { ApiKeyVault } from '../models/index.ts';
 import { SetSearch, type PaperLibrary } from '../papers/index.ts';
 import type { RunService } from '../rlm/index.ts';
 import { RunStore, schemaVersion, type Workspace } from '../store/index.ts';
@@ -30,6 +31,8 @@ export interface EngineOptions {
   /** Runs RLMs (models and the REPL are wired by the composition root: see compose.ts). */
   runs: RunService;
   dialogs?: DialogService | undefined;
+  /** Where model endpoint keys are kept (the desktop app passes the OS keychain's). */
+  vault?: ApiKeyVault | undefined;
   now?: () => number;
 }
 
@@ -66,6 +69,7 @@ export function createEngineHost(options: EngineOptions): Host {
         host.emit(event);
       },
       now,
+      { vault: options.vault },
     ),
     'app.info': () => ({
       name: 'RLM Studio',
