@@ -3,7 +3,15 @@
 export { PaperLibrary, type PaperText } from './library.ts';
 export { contextText, contextPrefix, countWords, type PaperDocument } from './document.ts';
 export * from './errors.ts';
-export { parseQasper, type QasperPaper } from './qasper.ts';
+export {
+  parseQasper,
+  qasperDocument,
+  qasperLayout,
+  QasperPaper,
+  QASPER_CAPTION_PREFIX,
+  QASPER_CAPTIONS_TITLE,
+  type QasperUnit,
+} from './qasper.ts';
 export { type Fetch } from './arxiv.ts';
 export {
   inputsFromPaths,

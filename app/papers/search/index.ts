@@ -20,3 +20,5 @@ export {
 } from './passages.ts';
 export { RankedIndex, type RankedHit } from './ranked.ts';
 export { benchKeywordSearch, type KeywordBenchResult } from './keyword.bench.ts';
+export { foldText, sourceRange, type FoldedText } from './normalise.ts';
+export { approximateMatches, type ApproximateMatch } from './approximate.ts';

@@ -1,0 +1,48 @@
+// app/evidence: the evidence-selection task (RLM-SPEC section 4): datasets (ours, SkyRL, QASPER),
+// span location, character-span F1, QASPER Evidence-F1, the rubric judge and batch evaluation.
+export * from './question.ts';
+export * from './errors.ts';
+export { parseJsonLines, describeZodIssue } from './json-lines.ts';
+export { parseOurDataset, toOurRow, OurRow } from './ours-format.ts';
+export {
+  parseSkyrlDataset,
+  toSkyrlRow,
+  skyrlPrompt,
+  skyrlPaperText,
+  splitSkyrlPaper,
+  questionFromPrompt,
+  SkyrlRow,
+} from './skyrl-format.ts';
+export { parseQasperDataset, qasperJson, type QasperOptions } from './qasper-dataset.ts';
+export { mostSimilarPapers } from './similar-papers.ts';
+export { readTar, TarFormatError } from './tar-archive.ts';
+export { evidencePaper } from './paper-text.ts';
+export {
+  PaperIndex,
+  locateSpan,
+  cleanSpan,
+  DEFAULT_THRESHOLD,
+  type LocateMethod,
+  type LocateOptions,
+  type SpanLocation,
+} from './locate.ts';
+export {
+  mergeIntervals,
+  unionSize,
+  intersectionSize,
+  scoreSpans,
+  spanScore,
+  type Interval,
+  type SpanScore,
+} from './span-f1.ts';
+export { paragraphF1, questionEvidenceF1, meanEvidenceF1, evidenceStrings } from './evidence-f1.ts';
+export {
+  scoreQuestion,
+  scoreDataset,
+  summariseScores,
+  type QuestionScore,
+  type DatasetScore,
+  type LocatedSpanReport,
+} from './score.ts';
+export { parsePredictions, answerSpans, PredictionRow } from './predictions.ts';
+export { loadDataset, paperLookup, isDatasetFormat } from './load.ts';
