@@ -19,3 +19,6 @@ export {
   type Transport,
   type Unsubscribe,
 } from './client.ts';
+export * from './agent-tree.ts';
+export * from './tree-search.ts';
+export * from './subtree-export.ts';

@@ -190,6 +190,25 @@ export const RunFilter = z
   .strict();
 export type RunFilter = z.infer<typeof RunFilter>;
 
+export const RunLogFormatChoice = z.enum(['auto', 'ours', 'rlm-log', 'skyrl']);
+
+export const ImportReport = z.object({
+  format: z.enum(['ours', 'rlm-log', 'skyrl']),
+  runs: z.array(
+    z.object({
+      runId: z.string(),
+      question: z.string(),
+      model: z.string(),
+      status: z.string(),
+      agents: z.number().int(),
+      turns: z.number().int(),
+      /** The id the file gave the run when that id was taken in this workspace. */
+      renamedFrom: z.string().nullable(),
+    }),
+  ),
+  problems: z.array(z.object({ line: z.number().int(), name: z.string(), message: z.string() })),
+});
+
 export const runCommands = {
   'runs.start': {
     summary: 'Starts an RLM run over a paper set; its events stream as runs.event.',
@@ -220,8 +239,39 @@ export const runCommands = {
     request: z.object({ runId: z.string() }).strict(),
     response: z.object({ run: RunSummary, events: z.array(RunEvent) }),
   },
+  'runs.delete': {
+    summary: 'Deletes a finished run and its events (a running run must be canceled first).',
+    request: z.object({ runId: z.string() }).strict(),
+    response: z.object({ deleted: z.boolean() }),
+  },
+  'runs.export': {
+    summary:
+      'Runs as JSON lines (per run a header with its summary, then its events), as rlm-studio import reads them.',
+    request: z.object({ runIds: z.array(z.string()).min(1).max(10_000) }).strict(),
+    response: z.object({ text: z.string(), fileName: z.string() }),
+  },
+  'runs.import': {
+    summary:
+      'Imports a run log (our export, an alexzhang13/rlm log or a SkyRL eval dump); bad lines are reported, the rest imports.',
+    request: z
+      .object({
+        text: z.string().min(1),
+        format: RunLogFormatChoice.default('auto'),
+        /** The file name, for messages. */
+        name: z.string().max(500).optional(),
+      })
+      .strict(),
+    response: ImportReport,
+  },
 } as const;
 
 export const runEvents = [
   z.object({ kind: z.literal('runs.event'), at: z.number(), runId: z.string(), event: RunEvent }),
+  /** Runs appeared or went away without a live run's events: imports, deletes, the demo run. */
+  z.object({
+    kind: z.literal('runs.changed'),
+    at: z.number(),
+    change: z.enum(['imported', 'deleted', 'created']),
+    runIds: z.array(z.string()),
+  }),
 ] as const;

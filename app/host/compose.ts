@@ -65,6 +65,7 @@ export function composeEngine(options: ComposeOptions): Engine {
     vault,
     papers,
     runs,
+    runStore,
     ...(options.now ? { now: options.now } : {}),
   });
   return {

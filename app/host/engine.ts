@@ -30,6 +30,8 @@ export interface EngineOptions {
   papers: PaperLibrary;
   /** Runs RLMs (models and the REPL are wired by the composition root: see compose.ts). */
   runs: RunService;
+  /** The store the run service writes to (one store, one write queue); a new one if absent. */
+  runStore?: RunStore | undefined;
   dialogs?: DialogService | undefined;
   /** Where model endpoint keys are kept (the desktop app passes the OS keychain's). */
   vault?: ApiKeyVault | undefined;
@@ -60,9 +62,14 @@ export function createEngineHost(options: EngineOptions): Host {
       },
       now,
     ),
-    ...runHandlers(options.runs, new RunStore(workspace.db), (event) => {
-      host.emit(event);
-    }),
+    ...runHandlers(
+      options.runs,
+      options.runStore ?? new RunStore(workspace.db),
+      (event) => {
+        host.emit(event);
+      },
+      now,
+    ),
     ...endpointHandlers(
       workspace,
       (event) => {

@@ -1,19 +1,36 @@
-// The runs commands of app/api, answered by app/rlm's RunService and the run store; every event
-// of every run is forwarded to the front ends as runs.event.
+// The runs commands of app/api, answered by app/rlm's RunService, the run store and app/runs-io;
+// every event of every run is forwarded to the front ends as runs.event, and imports and deletes
+// as runs.changed.
 import type { ApiEvent, CommandArgs, CommandResponse } from '../api/index.ts';
 import type { RunService } from '../rlm/index.ts';
+import { exportRuns, importRunLog } from '../runs-io/index.ts';
 import type { RunStore } from '../store/index.ts';
 
-type RunCommand = 'runs.start' | 'runs.cancel' | 'runs.list' | 'runs.events';
+type RunCommand =
+  | 'runs.start'
+  | 'runs.cancel'
+  | 'runs.list'
+  | 'runs.events'
+  | 'runs.delete'
+  | 'runs.export'
+  | 'runs.import';
 
 export type RunHandlers = {
   [C in RunCommand]: (args: CommandArgs<C>) => Promise<CommandResponse<C>> | CommandResponse<C>;
 };
 
+export class RunStillRunningError extends Error {
+  override readonly name = 'RunStillRunningError';
+  constructor(runId: string) {
+    super(`Run '${runId}' is still running; cancel it first, then delete it`);
+  }
+}
+
 export function runHandlers(
   runs: RunService,
   store: RunStore,
   emit: (event: ApiEvent) => void,
+  now: () => number = Date.now,
 ): RunHandlers {
   runs.onEvent((runId, event) => {
     emit({ kind: 'runs.event', at: event.at, runId, event });
@@ -35,5 +52,31 @@ export function runHandlers(
     'runs.cancel': ({ runId }) => ({ canceled: runs.cancel(runId) }),
     'runs.list': (filter) => ({ runs: store.list(filter) }),
     'runs.events': ({ runId }) => ({ run: store.get(runId), events: store.events(runId) }),
+    'runs.delete': ({ runId }) => {
+      if (runs.isActive(runId)) throw new RunStillRunningError(runId);
+      const deleted = store.remove(runId);
+      if (deleted) emit({ kind: 'runs.changed', at: now(), change: 'deleted', runIds: [runId] });
+      return { deleted };
+    },
+    'runs.export': ({ runIds }) => ({
+      text: exportRuns(store, runIds),
+      fileName:
+        runIds.length === 1
+          ? `rlm-run-${(runIds[0] ?? '').slice(0, 8)}.jsonl`
+          : `rlm-runs-${runIds.length}.jsonl`,
+    }),
+    'runs.import': ({ text, format, name }) => {
+      const report = importRunLog(store, text, {
+        format,
+        source: name !== undefined ? `'${name}'` : 'the imported text',
+      });
+      emit({
+        kind: 'runs.changed',
+        at: now(),
+        change: 'imported',
+        runIds: report.runs.map((run) => run.runId),
+      });
+      return report;
+    },
   };
 }

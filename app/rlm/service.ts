@@ -145,6 +145,10 @@ export class RunService {
     };
   }
 
+  isActive(runId: string): boolean {
+    return this.#active.has(runId);
+  }
+
   cancel(runId: string): boolean {
     const run = this.#active.get(runId);
     run?.cancel();

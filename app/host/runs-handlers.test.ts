@@ -1,0 +1,89 @@
+// runs.import / list filters / export / delete through the host, as a front end calls them.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, CommandName, RunSummaryPayload } from '../api/index.ts';
+import { openWorkspace, type Workspace } from '../store/index.ts';
+import { composeEngine, type Engine } from './compose.ts';
+
+const realLog = new URL(
+  '../../../shared/data/trajectories/alexzhang13-rlm-gpt4o-example.jsonl',
+  import.meta.url,
+).pathname;
+
+let dir: string;
+let workspace: Workspace;
+let engine: Engine;
+let events: ApiEvent[];
+let id = 0;
+
+async function call<T>(command: CommandName, payload: unknown): Promise<T> {
+  const frame = await engine.host.handle({ kind: 'request', id: ++id, command, payload });
+  if (!frame.ok) throw new Error(`${frame.error.name}: ${frame.error.message}`);
+  return frame.result as T;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rlm-runs-host-'));
+  workspace = openWorkspace(dir);
+  engine = composeEngine({ workspace, shell: 'serve', now: () => 42 });
+  events = [];
+  engine.host.onEvent((event) => events.push(event));
+});
+afterEach(async () => {
+  await engine.dispose();
+  workspace.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('runs commands', () => {
+  it('imports, filters, exports, re-imports under new ids and deletes', async () => {
+    const report = await call<{ format: string; runs: { runId: string }[] }>('runs.import', {
+      text: readFileSync(realLog, 'utf8'),
+      name: 'example.jsonl',
+    });
+    expect(report.format).toBe('rlm-log');
+    const ids = report.runs.map((run) => run.runId);
+    expect(events).toEqual([{ kind: 'runs.changed', at: 42, change: 'imported', runIds: ids }]);
+    const list = (payload: unknown) =>
+      call<{ runs: RunSummaryPayload[] }>('runs.list', payload).then(({ runs }) =>
+        runs.map((run) => run.question),
+      );
+    // The second run matches by its answer ('I pick the color blue.').
+    expect(await list({ text: 'COLOR' })).toEqual(['Why did you pick that one?', 'Pick a color.']);
+    expect(await list({ model: '4O', status: ['done'], maxDurationMs: 2000 })).toEqual([
+      'Why did you pick that one?',
+    ]);
+    expect(await list({ status: ['failed'] })).toEqual([]);
+    expect(await list({ source: 'rlm-log', limit: 2 })).toHaveLength(2);
+    expect(await list({ from: Date.parse('2026-01-13T13:26:00Z') })).toHaveLength(2);
+
+    const exported = await call<{ text: string; fileName: string }>('runs.export', {
+      runIds: ids.slice(0, 2),
+    });
+    expect(exported.fileName).toBe('rlm-runs-2.jsonl');
+    const again = await call<{ runs: { runId: string; renamedFrom: string | null }[] }>(
+      'runs.import',
+      { text: exported.text, format: 'ours' },
+    );
+    expect(again.runs.map((run) => run.renamedFrom)).toEqual(ids.slice(0, 2));
+    expect(await list({})).toHaveLength(8);
+
+    expect(await call('runs.delete', { runId: ids[0] })).toEqual({ deleted: true });
+    expect(await call('runs.delete', { runId: ids[0] })).toEqual({ deleted: false });
+    expect(events.at(-1)).toEqual({
+      kind: 'runs.changed',
+      at: 42,
+      change: 'deleted',
+      runIds: [ids[0]],
+    });
+    await expect(call('runs.events', { runId: ids[0] })).rejects.toThrow(/RunNotFoundError/);
+  });
+
+  it('answers a file it cannot read with a named error', async () => {
+    await expect(call('runs.import', { text: '{"a":1}\n', name: 'x.jsonl' })).rejects.toThrow(
+      /UnknownRunLogFormatError: 'x.jsonl' is not a run log/,
+    );
+  });
+});
