@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { appVersion } from '../host/index.ts';
 import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts';
 import { runCommand } from './run-command.ts';
+import { scoreCommand } from './score-command.ts';
 import { exportCommand, importCommand } from './runs-io-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -23,5 +24,6 @@ export function buildProgram(): Command {
     .addCommand(paperCommand())
     .addCommand(runCommand())
     .addCommand(importCommand())
-    .addCommand(exportCommand());
+    .addCommand(exportCommand())
+    .addCommand(scoreCommand());
 }
