@@ -36,3 +36,34 @@ export const TrainConfig = z
   })
   .strict();
 export type TrainConfig = z.infer<typeof TrainConfig>;
+
+/** One rollout of a GRPO group as the Train view lists it (opens in the debugger by runId). */
+export const GroupRollout = z.object({
+  runId: z.string(),
+  reward: z.number(),
+  advantage: z.number(),
+});
+
+/** What one training step logs: one line of the job's metrics.jsonl, one point on each chart. */
+export const StepMetrics = z.object({
+  step: z.number().int().nonnegative(),
+  phase: z.enum(['sft', 'grpo']),
+  /** Wall-clock time the step ended (ms since the epoch) and time since the job began. */
+  at: z.number(),
+  elapsedMs: z.number(),
+  loss: z.number(),
+  gradNorm: z.number(),
+  tokensPerSecond: z.number(),
+  entropy: z.number().nullable(),
+  rewardMean: z.number().nullable(),
+  rewardMin: z.number().nullable(),
+  rewardMax: z.number().nullable(),
+  precisionMean: z.number().nullable(),
+  recallMean: z.number().nullable(),
+  kl: z.number().nullable(),
+  clipFraction: z.number().nullable(),
+  turnsPerRollout: z.number().nullable(),
+  childrenPerRollout: z.number().nullable(),
+  groups: z.array(z.object({ questionId: z.string(), rollouts: z.array(GroupRollout) })),
+});
+export type StepMetrics = z.infer<typeof StepMetrics>;

@@ -27,3 +27,20 @@ export {
   type ChatMessage,
   type StepSample,
 } from './trajectory.ts';
+export type { OptimizerStep, ScoredTurns, TokenizedTurn, TrainablePolicy } from './policy.ts';
+export {
+  grpoStep,
+  mixSeed,
+  type GrpoDeps,
+  type RewardOutcome,
+  type RolloutOutcome,
+  type RolloutRequest,
+} from './grpo-step.ts';
+export { JobFiles, TrainingJobError } from './job-files.ts';
+export {
+  batchFor,
+  runGrpoJob,
+  TrainingInputError,
+  type TrainJobOptions,
+  type TrainJobResult,
+} from './trainer.ts';

@@ -1,0 +1,111 @@
+// A training job's folder: metrics.jsonl (one StepMetrics per line, appended as steps end),
+// checkpoints/step-N/ (the policy's own files) and state.json naming the last complete checkpoint.
+// Invariant: state.json is replaced atomically and only after its checkpoint is fully written, so a
+// job killed at any moment resumes from a complete checkpoint with the metrics it had then.
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { StepMetrics } from '../../app/api/index.ts';
+
+const JobState = z.object({
+  version: z.literal(1),
+  /** The last step whose checkpoint is complete; its metrics line is the last one kept. */
+  step: z.number().int().nonnegative(),
+  checkpoint: z.string(),
+});
+type JobState = z.infer<typeof JobState>;
+
+export class TrainingJobError extends Error {
+  override name = 'TrainingJobError';
+}
+
+export class JobFiles {
+  readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  get metricsPath(): string {
+    return join(this.dir, 'metrics.jsonl');
+  }
+
+  get statePath(): string {
+    return join(this.dir, 'state.json');
+  }
+
+  checkpointDir(step: number): string {
+    return join(this.dir, 'checkpoints', `step-${String(step).padStart(6, '0')}`);
+  }
+
+  async appendMetrics(metrics: StepMetrics): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await appendFile(this.metricsPath, `${JSON.stringify(metrics)}\n`);
+  }
+
+  /** Every logged step, in order; a torn last line (a kill mid-write) is dropped. */
+  async readMetrics(): Promise<StepMetrics[]> {
+    let text: string;
+    try {
+      text = await readFile(this.metricsPath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    const metrics: StepMetrics[] = [];
+    for (const [index, line] of lines.entries()) {
+      let parsed: StepMetrics;
+      try {
+        parsed = StepMetrics.parse(JSON.parse(line));
+      } catch (error) {
+        if (index === lines.length - 1 && !text.endsWith('\n')) break;
+        throw new TrainingJobError(
+          `${this.metricsPath} line ${index + 1} is damaged (${error instanceof Error ? error.message.slice(0, 120) : String(error)})`,
+        );
+      }
+      metrics.push(parsed);
+    }
+    return metrics;
+  }
+
+  /** The last complete checkpoint, or null for a job that has none yet. */
+  async readState(): Promise<JobState | null> {
+    let text: string;
+    try {
+      text = await readFile(this.statePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    const parsed = JobState.safeParse(JSON.parse(text));
+    if (!parsed.success) {
+      throw new TrainingJobError(
+        `${this.statePath} is damaged; delete it to start the job over from step 0`,
+      );
+    }
+    return parsed.data;
+  }
+
+  /** Marks `step`'s checkpoint complete (call after the policy wrote it). */
+  async commitCheckpoint(step: number): Promise<void> {
+    const state: JobState = { version: 1, step, checkpoint: this.checkpointDir(step) };
+    const temporary = `${this.statePath}.tmp`;
+    await writeFile(temporary, `${JSON.stringify(state)}\n`);
+    await rename(temporary, this.statePath);
+  }
+
+  /** Back to the state of `step`: later metrics lines and unfinished checkpoints go. */
+  async rewindTo(step: number): Promise<StepMetrics[]> {
+    const kept = (await this.readMetrics()).filter((m) => m.step <= step);
+    await mkdir(this.dir, { recursive: true });
+    const temporary = `${this.metricsPath}.tmp`;
+    await writeFile(temporary, kept.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    await rename(temporary, this.metricsPath);
+    return kept;
+  }
+
+  async removeCheckpoint(step: number): Promise<void> {
+    await rm(this.checkpointDir(step), { recursive: true, force: true });
+  }
+}

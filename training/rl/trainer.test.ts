@@ -1,0 +1,173 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StepMetrics } from '../../app/api/index.ts';
+import { JobFiles } from './job-files.ts';
+import { TablePolicy, toyRun } from './table-policy.test-support.ts';
+import { batchFor, runGrpoJob, TrainingInputError, type TrainJobOptions } from './trainer.ts';
+
+// A toy task the table policy can learn: after 'x' the right answer is 'a', after 'y' it is 'b'.
+// Every rollout also spawns a child (prompt ending in 'z') whose turn inherits the root's advantage.
+interface ToyQuestion {
+  id: string;
+  context: string;
+  good: string;
+}
+const questions: ToyQuestion[] = [
+  { id: 'q-x', context: 'x', good: 'a' },
+  { id: 'q-y', context: 'y', good: 'b' },
+];
+
+function job(
+  policy: TablePolicy,
+  dir: string,
+  overrides: Partial<TrainJobOptions<ToyQuestion>['config']> = {},
+) {
+  const config = {
+    groupSize: 8,
+    batchSize: 2,
+    learningRate: 4,
+    beta: 0,
+    clipLow: 0.2,
+    clipHigh: 0.2,
+    weighting: 'subtree-mean' as const,
+    seed: 7,
+    steps: 30,
+    checkpointEvery: 5,
+    ...overrides,
+  };
+  return {
+    policy,
+    questions,
+    dir,
+    config,
+    rollout: (question: ToyQuestion, request: { seed: number; step: number; index: number }) => {
+      const root =
+        policy.vocabulary[policy.sample(policy.id(question.context), request.seed)] ?? '?';
+      const child = policy.vocabulary[policy.sample(policy.id('z'), request.seed + 1)] ?? '?';
+      const runId = `run-${request.step}-${question.id}-${request.index}`;
+      return Promise.resolve({
+        runId,
+        events: toyRun(`question ${question.context}`, root, { prompt: 'sub z', answer: child }),
+      });
+    },
+    reward: (question: ToyQuestion, outcome: { events: ReturnType<typeof toyRun> }) => {
+      const done = outcome.events.find((e) => e.kind === 'model.done' && e.agentId === '0');
+      const right = done?.kind === 'model.done' && done.text === question.good;
+      return Promise.resolve({
+        reward: right ? 1 : 0,
+        precision: right ? 1 : 0,
+        recall: right ? 1 : 0,
+      });
+    },
+  };
+}
+
+const figures = (m: StepMetrics) => ({ ...m, at: 0, elapsedMs: 0, tokensPerSecond: 0 });
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rlm-train-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('runGrpoJob', () => {
+  it('raises the reward of a policy that starts at chance', async () => {
+    const policy = new TablePolicy('xyzab');
+    const before = policy.probabilities(policy.id('x'))[policy.id('a')] ?? 0;
+    expect(before).toBeCloseTo(0.2, 12);
+    const result = await runGrpoJob(job(policy, dir));
+    expect(result.steps).toBe(30);
+    expect(policy.probabilities(policy.id('x'))[policy.id('a')]).toBeGreaterThan(0.9);
+    expect(policy.probabilities(policy.id('y'))[policy.id('b')]).toBeGreaterThan(0.9);
+    const early = result.metrics.slice(0, 3).reduce((s, m) => s + (m.rewardMean ?? 0), 0) / 3;
+    const late = result.metrics.slice(-3).reduce((s, m) => s + (m.rewardMean ?? 0), 0) / 3;
+    expect(late - early).toBeGreaterThan(0.5);
+    const first = result.metrics[0];
+    expect(first?.groups.map((g) => g.questionId).sort()).toEqual(['q-x', 'q-y']);
+    expect(first?.groups[0]?.rollouts).toHaveLength(8);
+    expect(first?.turnsPerRollout).toBe(2);
+    expect(first?.childrenPerRollout).toBe(1);
+    // Advantages in a logged group are GRPO's: mean zero whenever the rewards differ.
+    for (const group of first?.groups ?? []) {
+      const sum = group.rollouts.reduce((s, r) => s + r.advantage, 0);
+      expect(Math.abs(sum)).toBeLessThan(1e-9);
+    }
+  });
+
+  it('keeps the policy near the reference when beta is large, and logs the KL', async () => {
+    const free = new TablePolicy('xyzab');
+    await runGrpoJob(job(free, join(dir, 'free'), { steps: 10 }));
+    const anchored = new TablePolicy('xyzab');
+    const result = await runGrpoJob(job(anchored, join(dir, 'anchored'), { steps: 10, beta: 2 }));
+    const p = (policy: TablePolicy) => policy.probabilities(policy.id('x'))[policy.id('a')] ?? 0;
+    expect(p(anchored)).toBeLessThan(p(free));
+    expect(result.metrics.at(-1)?.kl).toBeGreaterThan(0);
+  });
+
+  it('resumes a killed job from its last checkpoint with the same history and outcome', async () => {
+    const straight = await runGrpoJob(
+      job(new TablePolicy('xyzab'), join(dir, 'straight'), { steps: 12 }),
+    );
+
+    const killedDir = join(dir, 'killed');
+    const policy = new TablePolicy('xyzab');
+    const crashing = job(policy, killedDir, { steps: 12 });
+    const rollout = crashing.rollout;
+    crashing.rollout = (question, request) => {
+      if (request.step === 8) throw new Error('killed');
+      return rollout(question, request);
+    };
+    await expect(runGrpoJob(crashing)).rejects.toThrow('killed');
+    expect((await new JobFiles(killedDir).readState())?.step).toBe(5);
+    expect((await new JobFiles(killedDir).readMetrics()).map((m) => m.step)).toEqual([
+      1, 2, 3, 4, 5, 6, 7,
+    ]);
+
+    // A fresh process: a new policy object, loaded from the checkpoint.
+    const resumed = await runGrpoJob(job(new TablePolicy('xyzab'), killedDir, { steps: 12 }));
+    expect(resumed.resumedFrom).toBe(5);
+    expect(resumed.metrics.map(figures)).toEqual(straight.metrics.map(figures));
+    const onDisk = (await readFile(join(killedDir, 'metrics.jsonl'), 'utf8')).trim().split('\n');
+    expect(onDisk).toHaveLength(12);
+  });
+
+  it('pauses at a step boundary with a checkpoint, and goes on from there', async () => {
+    const controller = new AbortController();
+    const paused = job(new TablePolicy('xyzab'), dir, { steps: 10, checkpointEvery: 100 });
+    const result = await runGrpoJob({
+      ...paused,
+      signal: controller.signal,
+      onStep: (m) => {
+        if (m.step === 3) controller.abort();
+      },
+    });
+    expect(result).toMatchObject({ steps: 3, stopped: true });
+    expect((await new JobFiles(dir).readState())?.step).toBe(3);
+    const rest = await runGrpoJob(
+      job(new TablePolicy('xyzab'), dir, { steps: 10, checkpointEvery: 100 }),
+    );
+    expect(rest.resumedFrom).toBe(3);
+    expect(rest.metrics.map((m) => m.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('refuses an empty training set', async () => {
+    await expect(
+      runGrpoJob({ ...job(new TablePolicy('xyzab'), dir), questions: [] }),
+    ).rejects.toThrow(TrainingInputError);
+  });
+});
+
+describe('batchFor', () => {
+  it('visits every question once per epoch, in a seeded order', () => {
+    const set = ['a', 'b', 'c', 'd', 'e'];
+    const epoch = [1, 2, 3, 4, 5].flatMap((step) => batchFor(set, { batchSize: 1, seed: 3 }, step));
+    expect([...epoch].sort()).toEqual(set);
+    expect(
+      [1, 2, 3, 4, 5].flatMap((step) => batchFor(set, { batchSize: 1, seed: 3 }, step)),
+    ).toEqual(epoch);
+  });
+});
