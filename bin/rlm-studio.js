@@ -19,4 +19,8 @@ if (major < 24) {
   });
   process.exit(result.status ?? 1);
 }
+// The composition root: training/ adds the local model engine (`local:` models, `generate`).
+const { installCliExtensions } = await import('../app/cli/index.ts');
+const { engineCliExtensions } = await import('../training/engine/cli.ts');
+installCliExtensions(engineCliExtensions());
 await import('../app/cli/main.ts');

@@ -2,6 +2,7 @@
 // together when the command ends.
 import { composeEngine, type Engine } from '../host/index.ts';
 import { openWorkspace, type Workspace } from '../store/index.ts';
+import { cliExtensions } from './extensions.ts';
 import { workspaceOption, type GlobalOptions } from './options.ts';
 
 export interface CliEngine extends Engine {
@@ -11,7 +12,7 @@ export interface CliEngine extends Engine {
 
 export function openEngine(options: GlobalOptions): Promise<CliEngine> {
   const workspace = openWorkspace(workspaceOption(options));
-  const engine = composeEngine({ workspace, shell: 'serve' });
+  const engine = composeEngine({ workspace, shell: 'serve', providers: cliExtensions().providers });
   return Promise.resolve({
     ...engine,
     workspace,

@@ -1,2 +1,3 @@
 // app/cli: the `rlm-studio` command. A composition root: it may wire training/ into app/ later.
 export { buildProgram } from './program.ts';
+export { cliExtensions, installCliExtensions, type CliExtensions } from './extensions.ts';

@@ -1,6 +1,7 @@
 // The `rlm-studio` command tree. Later issues add subcommands here (ingest, run, eval, train, ...).
 import { Command } from 'commander';
 import { appVersion } from '../host/index.ts';
+import { cliExtensions } from './extensions.ts';
 import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts';
 import { runCommand } from './run-command.ts';
 import { scoreCommand } from './score-command.ts';
@@ -8,7 +9,7 @@ import { exportCommand, importCommand } from './runs-io-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
 export function buildProgram(): Command {
-  return new Command('rlm-studio')
+  const program = new Command('rlm-studio')
     .description(
       'RLM Studio: run, debug, score and fine-tune Recursive Language Models over paper sets',
     )
@@ -26,4 +27,6 @@ export function buildProgram(): Command {
     .addCommand(importCommand())
     .addCommand(exportCommand())
     .addCommand(scoreCommand());
+  for (const command of cliExtensions().commands ?? []) program.addCommand(command());
+  return program;
 }

@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { composeEngine } from '../host/index.ts';
 import { defaultRendererDir, startServer } from '../serve/index.ts';
 import { openWorkspace } from '../store/index.ts';
+import { cliExtensions } from './extensions.ts';
 import { workspaceOption, type GlobalOptions } from './options.ts';
 
 function parsePort(value: string): number {
@@ -26,7 +27,11 @@ export function serveCommand(): Command {
       async (options: { port: number; renderer: string; json?: boolean }, command: Command) => {
         const global = command.optsWithGlobals<GlobalOptions>();
         const workspace = openWorkspace(workspaceOption(global));
-        const engine = composeEngine({ workspace, shell: 'serve' });
+        const engine = composeEngine({
+          workspace,
+          shell: 'serve',
+          providers: cliExtensions().providers,
+        });
         const server = await startServer({
           host: engine.host,
           rendererDir: options.renderer,

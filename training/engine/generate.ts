@@ -21,7 +21,7 @@ export interface GenerateOptions extends SamplingOptions {
   signal?: AbortSignal;
 }
 
-export type FinishReason = 'stop' | 'length';
+export type FinishReason = 'stop' | 'length' | 'aborted';
 
 export interface Generation {
   /** The prompt as decoded from its tokens (what run.c echoes before the completion). */
@@ -46,6 +46,8 @@ interface SequenceState {
   tokens: number[];
   finish: FinishReason | null;
   text: string;
+  options: GenerateOptions;
+  stops: readonly string[];
 }
 
 export class GenerationAbortedError extends GenerationError {
@@ -55,25 +57,54 @@ export class GenerationAbortedError extends GenerationError {
   }
 }
 
+/** One sequence of a batch: its prompt (text, or token ids already encoded) and its options. */
+export interface SequenceRequest {
+  prompt: string | readonly number[];
+  options: GenerateOptions;
+}
+
 export async function generate(
   decoder: Decoder,
   tokenizer: Tokenizer,
   prompts: readonly string[],
   options: GenerateOptions = {},
 ): Promise<Generation[]> {
-  if (prompts.length === 0) return [];
-  if (prompts.length > decoder.maxBatch) {
+  const results = await generateBatch(
+    decoder,
+    tokenizer,
+    prompts.map((prompt, index) => ({
+      prompt,
+      options: {
+        ...options,
+        ...(options.seed !== undefined ? { seed: options.seed + index } : {}),
+      },
+    })),
+  );
+  if (results.some((r) => r.finishReason === 'aborted')) throw new GenerationAbortedError();
+  return results;
+}
+
+/**
+ * Decodes each request in its own KV cache slot, all in the same steps. A request whose signal
+ * aborts ends with finishReason 'aborted'; the others go on.
+ */
+export async function generateBatch(
+  decoder: Decoder,
+  tokenizer: Tokenizer,
+  requests: readonly SequenceRequest[],
+): Promise<Generation[]> {
+  if (requests.length === 0) return [];
+  if (requests.length > decoder.maxBatch) {
     throw new GenerationError(
-      `${prompts.length} prompts but the decoder holds ${decoder.maxBatch} sequences; create it with maxBatch >= ${prompts.length}`,
+      `${requests.length} prompts but the decoder holds ${decoder.maxBatch} sequences; create it with maxBatch >= ${requests.length}`,
     );
   }
-  const stops = (options.stop ?? []).filter((s) => s.length > 0);
-  const states = prompts.map((prompt, index) =>
-    newState(decoder, tokenizer, prompt, index, options),
-  );
+  const states = requests.map((request, index) => newState(decoder, tokenizer, request, index));
   const vocab = decoder.config.vocabSize;
   for (;;) {
-    if (options.signal?.aborted) throw new GenerationAbortedError();
+    for (const s of states) {
+      if (s.finish === null && s.options.signal?.aborted) finish(s, 'aborted', -1);
+    }
     const active = states.filter((s) => s.finish === null);
     if (active.length === 0) break;
     const inputs: DecodeInput[] = active.map((s) => ({
@@ -83,7 +114,7 @@ export async function generate(
     }));
     const logits = await decoder.step(inputs);
     active.forEach((s, i) => {
-      advance(s, logits, i * vocab, vocab, tokenizer, stops, options);
+      advance(s, logits, i * vocab, vocab, tokenizer);
     });
   }
   return states.map((s) => ({
@@ -98,38 +129,39 @@ export async function generate(
 function newState(
   decoder: Decoder,
   tokenizer: Tokenizer,
-  prompt: string,
+  request: SequenceRequest,
   index: number,
-  options: GenerateOptions,
 ): SequenceState {
-  const tokens = tokenizer.encode(prompt, { addBos: options.addBos ?? true });
+  const { options } = request;
+  const tokens =
+    typeof request.prompt === 'string'
+      ? tokenizer.encode(request.prompt, { addBos: options.addBos ?? true })
+      : [...request.prompt];
   if (tokens.length === 0) {
     throw new GenerationError('the prompt is empty and the model has no BOS token to start from');
   }
-  const maxNew = options.maxNewTokens ?? 256;
-  let limit = options.steps ?? tokens.length - 1 + maxNew;
-  limit = Math.min(limit, decoder.maxSeqLen);
   if (tokens.length > decoder.maxSeqLen) {
     throw new GenerationError(
       `the prompt has ${tokens.length} tokens; this model's context holds ${decoder.maxSeqLen}`,
     );
   }
+  const maxNew = options.maxNewTokens ?? 256;
+  const limit = Math.min(options.steps ?? tokens.length - 1 + maxNew, decoder.maxSeqLen);
   return {
     index,
     prompt: tokens,
     pos: 0,
     token: tokens[0] ?? 0,
     limit,
-    sampler: new Sampler({
-      ...options,
-      ...(options.seed !== undefined ? { seed: options.seed + index } : {}),
-    }),
+    sampler: new Sampler(options),
     echo: new TextStream(),
     out: new TextStream(),
     streamed: 0,
     tokens: [],
     finish: limit <= 0 ? 'length' : null,
     text: '',
+    options,
+    stops: (options.stop ?? []).filter((stop) => stop.length > 0),
   };
 }
 
@@ -139,32 +171,37 @@ function advance(
   offset: number,
   vocab: number,
   tokenizer: Tokenizer,
-  stops: readonly string[],
-  options: GenerateOptions,
 ): void {
   const inPrompt = s.pos < s.prompt.length - 1;
   const next = inPrompt ? (s.prompt[s.pos + 1] ?? 0) : s.sampler.sample(logits, offset, vocab);
   s.pos++;
-  let cut = -1;
   if (inPrompt) {
     s.echo.push(tokenizer.decodeNext(s.token, next));
     s.token = next;
   } else if (tokenizer.eos.includes(next)) {
-    s.finish = 'stop';
+    finish(s, 'stop', -1);
+    return;
   } else {
     s.tokens.push(next);
     s.out.push(tokenizer.decodeNext(s.token, next));
     s.token = next;
-    cut = firstStop(s.out.text, stops);
-    if (cut >= 0) s.finish = 'stop';
+    const cut = firstStop(s.out.text, s.stops);
+    if (cut >= 0) {
+      finish(s, 'stop', cut);
+      return;
+    }
   }
-  if (s.finish === null && s.pos >= s.limit) s.finish = 'length';
-  if (s.finish !== null) {
-    s.echo.end();
-    s.out.end();
-    s.text = cut >= 0 ? s.out.text.slice(0, cut) : s.out.text;
-  }
-  stream(s, stops, options);
+  if (s.pos >= s.limit) finish(s, 'length', -1);
+  else stream(s);
+}
+
+/** Ends a sequence; `cut` >= 0 is where a stop string begins in its text. */
+function finish(s: SequenceState, reason: FinishReason, cut: number): void {
+  s.finish = reason;
+  s.echo.end();
+  s.out.end();
+  s.text = cut >= 0 ? s.out.text.slice(0, cut) : s.out.text;
+  if (reason !== 'aborted') stream(s);
 }
 
 function firstStop(text: string, stops: readonly string[]): number {
@@ -177,12 +214,13 @@ function firstStop(text: string, stops: readonly string[]): number {
 }
 
 /** Emits the text that can no longer turn into a stop string. */
-function stream(s: SequenceState, stops: readonly string[], options: GenerateOptions): void {
-  if (!options.onText) return;
+function stream(s: SequenceState): void {
+  const { onText } = s.options;
+  if (!onText) return;
   const text = s.finish === null ? s.out.text : s.text;
   let safe = text.length;
   if (s.finish === null) {
-    for (const stop of stops) {
+    for (const stop of s.stops) {
       for (let k = Math.min(stop.length - 1, text.length); k > 0; k--) {
         if (text.endsWith(stop.slice(0, k))) {
           safe = Math.min(safe, text.length - k);
@@ -192,7 +230,7 @@ function stream(s: SequenceState, stops: readonly string[], options: GenerateOpt
     }
   }
   if (safe > s.streamed) {
-    options.onText(s.index, text.slice(s.streamed, safe));
+    onText(s.index, text.slice(s.streamed, safe));
     s.streamed = safe;
   }
 }

@@ -7,11 +7,11 @@ import { TokenizerFormatError } from './errors.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 const BOS = 1;
-const EOS = 2;
 
 export class Llama2cTokenizer implements Tokenizer {
   readonly bos = BOS;
-  readonly eos = [EOS];
+  /** run.c ends a sequence when the model starts the next one (BOS); EOS is a printable piece there. */
+  readonly eos = [BOS];
   readonly vocabSize: number;
   readonly pieces: readonly Uint8Array[];
   readonly scores: Float32Array;
