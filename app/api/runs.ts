@@ -239,6 +239,26 @@ export const runCommands = {
     request: z.object({ runId: z.string() }).strict(),
     response: z.object({ run: RunSummary, events: z.array(RunEvent) }),
   },
+  'runs.fork': {
+    summary:
+      "Forks a stored run at an agent's turn with edited code (or response): earlier turns are rebuilt from the log, the model runs live after the fork; a new run linked to its parent.",
+    request: z
+      .object({
+        runId: z.string(),
+        agentId,
+        turn,
+        code: z.string().optional(),
+        response: z.string().optional(),
+        /** The live model after the fork point; default the parent's. */
+        model: z.string().min(1).optional(),
+      })
+      .strict()
+      .refine((value) => value.code !== undefined || value.response !== undefined, {
+        error: 'give code or response',
+        path: ['code'],
+      }),
+    response: z.object({ runId: z.string() }),
+  },
   'runs.delete': {
     summary: 'Deletes a finished run and its events (a running run must be canceled first).',
     request: z.object({ runId: z.string() }).strict(),

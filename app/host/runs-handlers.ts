@@ -13,7 +13,8 @@ type RunCommand =
   | 'runs.events'
   | 'runs.delete'
   | 'runs.export'
-  | 'runs.import';
+  | 'runs.import'
+  | 'runs.fork';
 
 export type RunHandlers = {
   [C in RunCommand]: (args: CommandArgs<C>) => Promise<CommandResponse<C>> | CommandResponse<C>;
@@ -65,6 +66,11 @@ export function runHandlers(
           ? `rlm-run-${(runIds[0] ?? '').slice(0, 8)}.jsonl`
           : `rlm-runs-${runIds.length}.jsonl`,
     }),
+    'runs.fork': async ({ runId, agentId, turn, code, response, model }) => {
+      const started = await runs.fork({ runId, agentId, turn, code, response, model });
+      void started.finished.catch(() => undefined);
+      return { runId: started.runId };
+    },
     'runs.import': ({ text, format, name }) => {
       const report = importRunLog(store, text, {
         format,

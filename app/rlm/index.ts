@@ -1,5 +1,12 @@
 // app/rlm: the recursive agent loop (RLM-SPEC section 3), budgets, prompts and the run's event log.
-export { RlmRun, createLimiter, type RunOptions, type RunOutcome } from './run.ts';
+export {
+  RlmRun,
+  createLimiter,
+  type RunOptions,
+  type RunOutcome,
+  type RecordedChild,
+} from './run.ts';
+export { ForkPlan, ForkProvider, ForkPointError, replaceCode, type ForkPoint } from './fork.ts';
 export {
   runAgentLoop,
   truncateOutput,

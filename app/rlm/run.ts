@@ -34,6 +34,18 @@ export interface RunOptions {
   emit: (event: RunEvent) => void;
   signal?: AbortSignal;
   forkOf?: { runId: string; agentId: string; turn: number };
+  /**
+   * A fork's recorded children: called before a child runs; a recorded one is not run again, its
+   * stored events are re-emitted and its stored answer returned (see fork.ts).
+   */
+  recordedChild?: (parentId: string, childId: string, parentTurn: number) => RecordedChild | null;
+}
+
+export interface RecordedChild {
+  answer: Literal;
+  error: { name: string; message: string } | null;
+  /** The child's subtree events from the original log (agent.spawned first). */
+  events: RunEvent[];
 }
 
 export interface RunOutcome {
@@ -241,6 +253,12 @@ export class RlmRun implements RunContext {
       call: 'rlm',
       prompt,
     });
+    const recorded = this.#options.recordedChild?.(
+      parentId,
+      childId,
+      this.#turns.get(parentId) ?? 0,
+    );
+    if (recorded) return this.#replayChild(parentId, childId, recorded);
     try {
       const answer = await this.#runAgent({
         id: childId,
@@ -269,6 +287,35 @@ export class RlmRun implements RunContext {
       });
       throw error;
     }
+  }
+
+  /** A recorded child: its stored events again (at the current time), its stored answer. */
+  #replayChild(parentId: string, childId: string, recorded: RecordedChild): Literal {
+    for (const event of recorded.events) {
+      if (event.kind === 'agent.spawned')
+        this.#agents.set(event.agentId, {
+          id: event.agentId,
+          parentId: event.parentId,
+          depth: event.depth,
+          prompt: event.prompt,
+          context: '',
+        });
+      this.emit({ ...event, at: Date.now() });
+    }
+    this.emit({
+      kind: 'child.returned',
+      at: Date.now(),
+      agentId: parentId,
+      childId,
+      answer: recorded.answer,
+      error: recorded.error,
+    });
+    if (recorded.error) {
+      const error = new Error(recorded.error.message);
+      error.name = recorded.error.name;
+      throw error;
+    }
+    return recorded.answer;
   }
 
   /** rlm_query from agent `parentId`. */

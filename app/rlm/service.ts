@@ -9,7 +9,8 @@ import type { ReplCallbacks } from '../repl/types.ts';
 import type { RunStore } from '../store/index.ts';
 import type { PromptStyle } from './prompts.ts';
 import type { AgentSandbox } from './run-context.ts';
-import { RlmRun, type RunOutcome } from './run.ts';
+import { ForkPlan, ForkPointError, ForkProvider, type ForkPoint } from './fork.ts';
+import { RlmRun, type RunOptions, type RunOutcome } from './run.ts';
 
 export interface DisposableSandbox extends AgentSandbox {
   dispose(): Promise<void>;
@@ -103,11 +104,53 @@ export class RunService {
 
   /** Starts a run; resolves once it is recorded and running (its end is `finished`). */
   async start(request: StartRunRequest): Promise<StartedRun> {
+    return this.#launch(request, await this.#providers(request.model), {});
+  }
+
+  /**
+   * Forks a stored run at an agent's turn (see fork.ts): a new run, linked to its parent, with the
+   * same question, papers, budgets and policy; `model` is the live model after the fork point
+   * (default: the parent's).
+   */
+  async fork(point: ForkPoint & { model?: string | undefined }): Promise<StartedRun> {
+    const parent = this.#store.get(point.runId);
+    const plan = new ForkPlan(this.#store.events(point.runId), point);
+    const { started } = plan;
+    if (started.papers.length === 0)
+      throw new ForkPointError(
+        point.runId,
+        `it was ${parent.source === 'live' ? 'run' : 'imported'} without a paper set, so its REPL context cannot be rebuilt`,
+      );
+    const model = point.model ?? started.model;
+    return this.#launch(
+      {
+        set: started.set,
+        question: started.question,
+        model,
+        budgets: started.budgets,
+        codeBlocks: started.codeBlocks,
+        ...(started.prompts === 'short' || started.prompts === 'long'
+          ? { promptStyle: started.prompts }
+          : {}),
+        paperIds: started.papers,
+      },
+      new ForkProvider(plan, await this.#providers(model)),
+      {
+        forkOf: { runId: point.runId, agentId: point.agentId, turn: point.turn },
+        recordedChild: (parentId, childId, turn) => plan.recordedChild(parentId, childId, turn),
+      },
+    );
+  }
+
+  async #launch(
+    request: StartRunRequest,
+    provider: Provider,
+    extra: Pick<RunOptions, 'forkOf' | 'recordedChild'>,
+  ): Promise<StartedRun> {
     const budgets = parsePayload(Budgets, request.budgets ?? {}, 'run budgets');
     const texts = this.#papers
       .texts(request.set)
       .filter((paper) => !request.paperIds || request.paperIds.includes(paper.id));
-    const provider = await this.#providers(request.model);
     const sandbox = await this.#sandboxFor();
     const runId = randomUUID();
     const writer = this.#store.writer({
@@ -115,6 +158,7 @@ export class RunService {
       question: request.question,
       set: request.set,
       model: request.model,
+      ...(extra.forkOf ? { parentRunId: extra.forkOf.runId } : {}),
     });
     const run = new RlmRun({
       runId,
@@ -126,6 +170,7 @@ export class RunService {
       budgets,
       ...(request.codeBlocks ? { codeBlocks: request.codeBlocks } : {}),
       ...(request.promptStyle ? { promptStyle: request.promptStyle } : {}),
+      ...extra,
       emit: (event) => {
         writer.append(event);
         for (const listener of this.#listeners) listener(runId, event);
