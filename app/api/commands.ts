@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { paperCommands } from './papers.ts';
 import { runCommands } from './runs.ts';
 import { endpointCommands } from './settings-endpoints.ts';
+import { evalCommands } from './evals.ts';
 
 // Re-exported here because app/api/index.ts re-exports this file: the renderer reaches the
 // endpoint schemas and defaults only through index.ts.
@@ -78,6 +79,7 @@ export const commands = {
   ...paperCommands,
   ...runCommands,
   ...endpointCommands,
+  ...evalCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export interface CommandSpec {

@@ -5,6 +5,7 @@ import { Settings, ViewId } from './commands.ts';
 import { paperEvents } from './papers.ts';
 import { runEvents } from './runs.ts';
 import { endpointEvents } from './settings-endpoints.ts';
+import { evalEvents } from './evals.ts';
 
 const at = z.number().describe('milliseconds since the epoch, engine clock');
 
@@ -22,6 +23,7 @@ export const ApiEvent = z.discriminatedUnion('kind', [
   ...paperEvents,
   ...runEvents,
   ...endpointEvents,
+  ...evalEvents,
 ]);
 export type ApiEvent = z.infer<typeof ApiEvent>;
 export type ApiEventKind = ApiEvent['kind'];

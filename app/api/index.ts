@@ -6,6 +6,7 @@ export * from './papers.ts';
 export * from './runs.ts';
 export * from './run-tree.ts';
 export * from './settings-endpoints.ts';
+export * from './evals.ts';
 export * from './training.ts';
 export * from './protocol.ts';
 export * from './errors.ts';

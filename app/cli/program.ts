@@ -5,6 +5,7 @@ import { cliExtensions } from './extensions.ts';
 import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts';
 import { runCommand } from './run-command.ts';
 import { scoreCommand } from './score-command.ts';
+import { evalCommand } from './eval-command.ts';
 import { exportCommand, importCommand } from './runs-io-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -26,7 +27,8 @@ export function buildProgram(): Command {
     .addCommand(runCommand())
     .addCommand(importCommand())
     .addCommand(exportCommand())
-    .addCommand(scoreCommand());
+    .addCommand(scoreCommand())
+    .addCommand(evalCommand());
   for (const command of cliExtensions().commands ?? []) program.addCommand(command());
   return program;
 }

@@ -34,3 +34,12 @@ export class DatasetPapersMissingError extends Error {
 export class JudgeConfigError extends Error {
   override readonly name = 'JudgeConfigError';
 }
+
+export class DatasetPapersMismatchError extends Error {
+  override readonly name = 'DatasetPapersMismatchError';
+  constructor(set: string, paperId: string) {
+    super(
+      `The workspace set '${set}' holds a different text for paper '${paperId}' than the dataset; remove the set (rlm-studio papers) or evaluate in another workspace`,
+    );
+  }
+}

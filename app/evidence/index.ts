@@ -46,3 +46,24 @@ export {
 } from './score.ts';
 export { parsePredictions, answerSpans, PredictionRow } from './predictions.ts';
 export { loadDataset, paperLookup, isDatasetFormat } from './load.ts';
+export {
+  RubricJudge,
+  parseJudgeReply,
+  judgePrompt,
+  rubricReward,
+  MalformedJudgeReplyError,
+  JUDGE_AGENT_ID,
+  JUDGE_TEMPLATE,
+  type JudgeInput,
+  type JudgeOptions,
+  type JudgeVerdict,
+} from './judge.ts';
+export { evalReport, percentile } from './eval-report.ts';
+export {
+  EvalService,
+  EvalAlreadyRunningError,
+  evalId,
+  type EvalDependencies,
+  type EvalEvent,
+  type StartedEval,
+} from './batch-eval.ts';

@@ -7,12 +7,14 @@ import {
   createProvider,
   FileApiKeyVault,
   type ApiKeyVault,
+  type Provider,
   type ProviderFactory,
 } from '../models/index.ts';
 import { PaperLibrary } from '../papers/index.ts';
 import { ReplSandbox } from '../repl/index.ts';
 import { RunService, type SandboxFactory } from '../rlm/index.ts';
-import { replayLookup, RunStore, type Workspace } from '../store/index.ts';
+import { EvalService } from '../evidence/index.ts';
+import { EvalStore, replayLookup, RunStore, type Workspace } from '../store/index.ts';
 import { findSavedEndpoint } from './endpoints-handlers.ts';
 import { createEngineHost, type DialogService } from './engine.ts';
 import type { Host } from './host.ts';
@@ -35,6 +37,10 @@ export interface Engine {
   papers: PaperLibrary;
   runs: RunService;
   runStore: RunStore;
+  evals: EvalService;
+  evalStore: EvalStore;
+  /** Makes a model provider from a spec, as runs do (saved endpoints, extra schemes). */
+  providers: (spec: string) => Provider | Promise<Provider>;
   dispose(): Promise<void>;
 }
 
@@ -44,21 +50,27 @@ export function composeEngine(options: ComposeOptions): Engine {
   const runStore = new RunStore(workspace.db);
   runStore.markInterrupted();
   const vault = options.vault ?? new FileApiKeyVault(workspace.dir);
+  const providers = (spec: string): Provider | Promise<Provider> => {
+    // A spec naming a saved endpoint (Settings > Models) runs with that endpoint's stored key.
+    const saved = findSavedEndpoint(workspace, spec);
+    if (saved !== undefined) return createEndpointProvider(saved, vault);
+    return createProvider(spec, {
+      replay: (runId) => replayLookup(runStore, runId),
+      ...(options.providers ? { factories: options.providers } : {}),
+    });
+  };
   const runs = new RunService({
     papers,
     store: runStore,
-    providers: (spec) => {
-      // A spec naming a saved endpoint (Settings > Models) runs with that endpoint's stored key.
-      const saved = findSavedEndpoint(workspace, spec);
-      if (saved !== undefined) return createEndpointProvider(saved, vault);
-      return createProvider(spec, {
-        replay: (runId) => replayLookup(runStore, runId),
-        ...(options.providers ? { factories: options.providers } : {}),
-      });
-    },
+    providers,
     sandbox: options.sandbox ?? ((callbacks) => ReplSandbox.start({ callbacks })),
   });
+  const evalStore = new EvalStore(workspace.db);
+  evalStore.markInterrupted();
+  const evals = new EvalService({ papers, runs, runStore, evals: evalStore, providers });
   const host = createEngineHost({
+    evals,
+    evalStore,
     workspace,
     shell: options.shell,
     dialogs: options.dialogs,
@@ -73,7 +85,11 @@ export function composeEngine(options: ComposeOptions): Engine {
     papers,
     runs,
     runStore,
+    evals,
+    evalStore,
+    providers,
     async dispose() {
+      await evals.dispose();
       await runs.dispose();
       await papers.dispose();
     },

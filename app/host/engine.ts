@@ -4,9 +4,11 @@ import { readFileSync } from 'node:fs';
 import { type AppInfo, type CommandArgs, type CommandResponse } from '../api/index.ts';
 import type { ApiKeyVault } from '../models/index.ts';
 import { SetSearch, type PaperLibrary } from '../papers/index.ts';
+import type { EvalService } from '../evidence/index.ts';
 import type { RunService } from '../rlm/index.ts';
-import { RunStore, schemaVersion, type Workspace } from '../store/index.ts';
+import { RunStore, schemaVersion, type EvalStore, type Workspace } from '../store/index.ts';
 import { endpointHandlers } from './endpoints-handlers.ts';
+import { evalHandlers } from './evals-handlers.ts';
 import { paperHandlers } from './papers-handlers.ts';
 import { runHandlers } from './runs-handlers.ts';
 import { createHost, type Host } from './host.ts';
@@ -30,6 +32,9 @@ export interface EngineOptions {
   papers: PaperLibrary;
   /** Runs RLMs (models and the REPL are wired by the composition root: see compose.ts). */
   runs: RunService;
+  /** Batch evaluations (app/evidence) over the same runs and store. */
+  evals: EvalService;
+  evalStore: EvalStore;
   /** The store the run service writes to (one store, one write queue); a new one if absent. */
   runStore?: RunStore | undefined;
   dialogs?: DialogService | undefined;
@@ -70,6 +75,9 @@ export function createEngineHost(options: EngineOptions): Host {
       },
       now,
     ),
+    ...evalHandlers(options.evals, options.evalStore, (event) => {
+      host.emit(event);
+    }),
     ...endpointHandlers(
       workspace,
       (event) => {

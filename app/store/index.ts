@@ -26,3 +26,4 @@ export {
   type RunSummary,
   type StoredRun,
 } from './runs.ts';
+export { EvalStore, EvalNotFoundError, type NewEval } from './evals.ts';

@@ -95,6 +95,52 @@ export const migrations: readonly Migration[] = [
           CREATE INDEX runs_created ON runs(created_at);`,
   },
   {
+    version: 4,
+    name: 'evaluations',
+    sql: `CREATE TABLE evals (
+            id TEXT PRIMARY KEY,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'canceled', 'interrupted')),
+            dataset_path TEXT NOT NULL,
+            dataset_name TEXT NOT NULL,
+            format TEXT NOT NULL,
+            options TEXT NOT NULL,
+            model TEXT NOT NULL,
+            judge TEXT,
+            total INTEGER NOT NULL,
+            error TEXT,
+            owner_pid INTEGER
+          ) STRICT;
+          CREATE TABLE eval_results (
+            eval_id TEXT NOT NULL REFERENCES evals(id) ON DELETE CASCADE,
+            question_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            run_id TEXT,
+            status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+            question TEXT NOT NULL,
+            set_name TEXT NOT NULL,
+            paper_ids TEXT NOT NULL,
+            answer TEXT,
+            spans TEXT NOT NULL,
+            gold TEXT NOT NULL,
+            span_precision REAL,
+            span_recall REAL,
+            span_f1 REAL,
+            evidence_f1 REAL,
+            rubric REAL,
+            judge TEXT,
+            latency_ms REAL NOT NULL,
+            input_tokens INTEGER NOT NULL,
+            output_tokens INTEGER NOT NULL,
+            cost_usd REAL,
+            error TEXT,
+            finished_at INTEGER NOT NULL,
+            PRIMARY KEY (eval_id, question_id)
+          ) STRICT;
+          CREATE INDEX evals_created ON evals(created_at);`,
+  },
+  {
     version: 5,
     name: 'run scores, sources and forks',
     sql: `ALTER TABLE runs ADD COLUMN score REAL;
@@ -129,9 +175,15 @@ export function migrate(db: DatabaseSync, all: readonly Migration[] = migrations
   const known = all.at(-1)?.version ?? 0;
   const current = schemaVersion(db);
   if (current > known) throw new WorkspaceTooNewError(current, known);
+  // Versions are assigned per issue and may land out of order: apply every one not yet recorded.
+  const done = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+      (row) => row.version,
+    ),
+  );
   const applied: number[] = [];
   for (const migration of all) {
-    if (migration.version <= current) continue;
+    if (done.has(migration.version)) continue;
     transaction(db, () => {
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(

@@ -83,6 +83,17 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('applies a lower version that landed after a higher one was applied', () => {
+    const db = openDatabase(join(dir, 'gap.sqlite'));
+    const [a, b] = steps;
+    if (!a || !b) throw new Error('no steps');
+    const c: Migration = { version: 3, name: 'c', sql: 'CREATE TABLE c (z INTEGER) STRICT' };
+    expect(migrate(db, [a, c])).toEqual([1, 3]);
+    expect(migrate(db, [a, b, c])).toEqual([2]);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'b'").all()).toHaveLength(1);
+    db.close();
+  });
+
   it('rolls back a failing migration entirely', () => {
     const db = openDatabase(join(dir, 'm.sqlite'));
     const broken: Migration[] = [

@@ -1,0 +1,321 @@
+// Batch evaluation: the RLM on every question of a dataset (through app/rlm's RunService, as
+// `rlm-studio run` does), at most `concurrency` at once, each answer located and scored (span F1,
+// QASPER Evidence-F1, the rubric judge when one is given) and stored as one row. The eval's id is a
+// hash of what defines it (dataset, format, variant, model, judge), so starting it again resumes:
+// questions with a row are skipped, the others run. Canceled questions leave no row.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type {
+  ApiEvent,
+  EvalReport,
+  EvalResult,
+  EvalStartRequest,
+  EvalStatus,
+} from '../api/index.ts';
+import type { Provider } from '../models/index.ts';
+import type { PaperLibrary } from '../papers/index.ts';
+import type { StartedRun, StartRunRequest } from '../rlm/index.ts';
+import type { EvalStore, RunStore } from '../store/index.ts';
+import { DatasetPapersMismatchError } from './errors.ts';
+import { evalReport } from './eval-report.ts';
+import { RubricJudge } from './judge.ts';
+import { loadDataset, paperLookup } from './load.ts';
+import type { PaperIndex } from './locate.ts';
+import { answerSpans } from './predictions.ts';
+import { qasperJson } from './qasper-dataset.ts';
+import type { EvidenceDataset, EvidencePaper, EvidenceQuestion } from './question.ts';
+import { scoreQuestion } from './score.ts';
+
+export interface EvalDependencies {
+  papers: PaperLibrary;
+  runs: { start(request: StartRunRequest): Promise<StartedRun> };
+  runStore: RunStore;
+  evals: EvalStore;
+  providers: (spec: string) => Provider | Promise<Provider>;
+  now?: () => number;
+}
+
+export type EvalEvent = Extract<ApiEvent, { kind: 'eval.progress' | 'eval.finished' }>;
+
+export interface StartedEval {
+  evalId: string;
+  total: number;
+  alreadyDone: number;
+  dataset: EvidenceDataset;
+  finished: Promise<{ status: EvalStatus; report: EvalReport }>;
+  cancel(): void;
+}
+
+export function evalId(request: EvalStartRequest): string {
+  const key = JSON.stringify([
+    resolve(request.dataset),
+    request.format,
+    request.multiPaper ?? false,
+    request.model,
+    request.judge ?? null,
+  ]);
+  return `eval-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+}
+
+function errorInfo(error: unknown): { name: string; message: string } {
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: 'Error', message: String(error) };
+}
+
+export class EvalService {
+  readonly #deps: EvalDependencies;
+  readonly #active = new Map<string, StartedEval>();
+  readonly #listeners = new Set<(event: EvalEvent) => void>();
+
+  constructor(deps: EvalDependencies) {
+    this.#deps = deps;
+  }
+
+  onEvent(listener: (event: EvalEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(event: EvalEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #now(): number {
+    return (this.#deps.now ?? Date.now)();
+  }
+
+  /** Puts the dataset's own papers (QASPER, SkyRL) into the workspace set its questions name. */
+  async #materialise(dataset: EvidenceDataset, request: EvalStartRequest): Promise<void> {
+    for (const [set, papers] of dataset.papers) {
+      const have = new Set(
+        this.#deps.papers.sets().some((s) => s.name === set)
+          ? this.#deps.papers.store.paperIds(set)
+          : [],
+      );
+      const missing = [...papers.values()].filter((paper) => !have.has(paper.id));
+      if (missing.length > 0) {
+        const file =
+          dataset.format === 'qasper'
+            ? qasperJson(request.dataset, new Uint8Array(await readFile(request.dataset)))
+            : {
+                fileName: `${set}.json`,
+                data: new TextEncoder().encode(
+                  JSON.stringify(
+                    Object.fromEntries(
+                      missing.map((paper) => [
+                        paper.id,
+                        {
+                          title: paper.title,
+                          abstract: paper.abstract,
+                          full_text: [{ section_name: null, paragraphs: [paper.fullText] }],
+                        },
+                      ]),
+                    ),
+                  ),
+                ),
+              };
+        await this.#deps.papers.importBytes(set, [{ name: file.fileName, data: file.data }]);
+      }
+      const stored = new Map(this.#deps.papers.texts(set).map((paper) => [paper.id, paper]));
+      for (const paper of papers.values())
+        if (stored.get(paper.id)?.context !== paper.text)
+          throw new DatasetPapersMismatchError(set, paper.id);
+    }
+  }
+
+  async start(request: EvalStartRequest): Promise<StartedEval> {
+    const dataset = await loadDataset(request.dataset, request.format, {
+      ...(request.multiPaper ? { multiPaper: true } : {}),
+    });
+    const questions =
+      request.limit !== undefined ? dataset.questions.slice(0, request.limit) : dataset.questions;
+    const id = evalId(request);
+    if (this.#active.has(id)) throw new EvalAlreadyRunningError(id);
+    // Both providers are made first, so a bad spec fails before anything runs.
+    await this.#deps.providers(request.model);
+    const judge = request.judge
+      ? new RubricJudge({ provider: await this.#deps.providers(request.judge) })
+      : null;
+    await this.#materialise(dataset, request);
+    const { evals } = this.#deps;
+    if (request.fresh) evals.clearResults(id);
+    evals.open({
+      id,
+      datasetPath: resolve(request.dataset),
+      datasetName: dataset.name,
+      format: request.format,
+      options: {
+        ...(request.multiPaper !== undefined ? { multiPaper: request.multiPaper } : {}),
+        ...(request.limit !== undefined ? { limit: request.limit } : {}),
+        ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
+        ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
+        ...(request.budgets !== undefined ? { budgets: request.budgets } : {}),
+      },
+      model: request.model,
+      judge: request.judge ?? null,
+      total: questions.length,
+    });
+    const finishedIds = evals.finishedQuestions(id);
+    const pending = questions
+      .map((question, seq) => ({ question, seq }))
+      .filter(({ question }) => !finishedIds.has(question.id));
+    const controller = new AbortController();
+    const activeRuns = new Set<StartedRun>();
+    const papersOf = paperLookup(dataset, this.#deps.papers);
+    const indexes = new Map<EvidencePaper, PaperIndex>();
+    let done = questions.length - pending.length;
+
+    const runOne = async (question: EvidenceQuestion, seq: number): Promise<void> => {
+      const started = performance.now();
+      let runId: string | null = null;
+      let answer: unknown = null;
+      let status: 'done' | 'failed' = 'failed';
+      let error: { name: string; message: string } | null;
+      try {
+        const run = await this.#deps.runs.start({
+          set: question.set,
+          question: question.question,
+          model: request.model,
+          ...(question.paperIds ? { paperIds: question.paperIds } : {}),
+          ...(request.budgets ? { budgets: request.budgets } : {}),
+        });
+        runId = run.runId;
+        activeRuns.add(run);
+        const outcome = await run.finished.finally(() => activeRuns.delete(run));
+        if (controller.signal.aborted && outcome.status === 'canceled') return;
+        answer = outcome.answer;
+        status = outcome.status === 'done' ? 'done' : 'failed';
+        error = outcome.error;
+      } catch (failure) {
+        error = errorInfo(failure);
+      }
+      const latencyMs = performance.now() - started;
+      const spans = answerSpans(answer);
+      const score = scoreQuestion(question, spans, {
+        papers: papersOf(question),
+        indexes,
+        ...(request.threshold !== undefined ? { locate: { threshold: request.threshold } } : {}),
+      });
+      const verdict = judge
+        ? await judge.judge(
+            {
+              question: question.question,
+              gold: question.gold.map((span) => span.text),
+              predicted: spans.map((span) => span.text),
+            },
+            controller.signal,
+          )
+        : null;
+      if (controller.signal.aborted && verdict?.failures.includes('canceled')) return;
+      const run =
+        runId !== null && this.#deps.runStore.has(runId) ? this.#deps.runStore.get(runId) : null;
+      const runCost = run ? run.costUsd : 0;
+      const result: EvalResult = {
+        evalId: id,
+        questionId: question.id,
+        seq,
+        runId,
+        status,
+        question: question.question,
+        set: question.set,
+        paperIds: question.paperIds ?? papersOf(question).map((paper) => paper.id),
+        answer,
+        spans: score.spans,
+        gold: score.gold,
+        spanPrecision: score.span?.precision ?? null,
+        spanRecall: score.span?.recall ?? null,
+        spanF1: score.span?.f1 ?? null,
+        evidenceF1: score.evidenceF1,
+        rubric: verdict?.reward ?? null,
+        judge: verdict,
+        latencyMs,
+        inputTokens: (run?.inputTokens ?? 0) + (verdict?.inputTokens ?? 0),
+        outputTokens: (run?.outputTokens ?? 0) + (verdict?.outputTokens ?? 0),
+        costUsd:
+          runCost === null || (verdict !== null && verdict.costUsd === null)
+            ? null
+            : runCost + (verdict?.costUsd ?? 0),
+        error,
+        finishedAt: this.#now(),
+      };
+      if (runId !== null && run)
+        this.#deps.runStore.setScore(runId, result.rubric ?? result.spanF1);
+      evals.saveResult(result);
+      done++;
+      this.#emit({
+        kind: 'eval.progress',
+        at: this.#now(),
+        evalId: id,
+        done,
+        total: questions.length,
+        result,
+      });
+    };
+
+    const concurrency = Math.max(1, request.concurrency ?? 4);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (!controller.signal.aborted) {
+        const item = pending[next++];
+        if (!item) return;
+        await runOne(item.question, item.seq);
+      }
+    };
+    const finished = (async () => {
+      let status: EvalStatus = 'done';
+      let failure: { name: string; message: string } | null = null;
+      try {
+        await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+        if (controller.signal.aborted) status = 'canceled';
+      } catch (error) {
+        status = 'failed';
+        failure = errorInfo(error);
+      }
+      evals.finish(id, status, failure, this.#now());
+      const report = evalReport(evals.results(id), questions.length, dataset.hasEvidenceF1);
+      this.#active.delete(id);
+      this.#emit({ kind: 'eval.finished', at: this.#now(), evalId: id, status, report });
+      return { status, report };
+    })();
+    const startedEval: StartedEval = {
+      evalId: id,
+      total: questions.length,
+      alreadyDone: questions.length - pending.length,
+      dataset,
+      finished,
+      cancel: () => {
+        controller.abort();
+        for (const run of activeRuns) run.cancel();
+      },
+    };
+    this.#active.set(id, startedEval);
+    return startedEval;
+  }
+
+  cancel(id: string): boolean {
+    const active = this.#active.get(id);
+    active?.cancel();
+    return active !== undefined;
+  }
+
+  report(id: string): EvalReport {
+    const summary = this.#deps.evals.get(id);
+    const results = this.#deps.evals.results(id);
+    return evalReport(results, summary.total, summary.format === 'qasper');
+  }
+
+  async dispose(): Promise<void> {
+    const running = [...this.#active.values()];
+    for (const active of running) active.cancel();
+    await Promise.allSettled(running.map((active) => active.finished));
+  }
+}
+
+export class EvalAlreadyRunningError extends Error {
+  override readonly name = 'EvalAlreadyRunningError';
+  constructor(id: string) {
+    super(`The eval '${id}' is already running; wait for it or cancel it first`);
+  }
+}
