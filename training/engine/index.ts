@@ -27,3 +27,17 @@ export { randomDecoderModel } from './random-model.ts';
 export { Sampler, type SamplingOptions } from './sampler.ts';
 export type { Tokenizer } from './tokenizer.ts';
 export type { DecoderModel, DecoderWeights, LayerWeights } from './weights.ts';
+export { loadLocalModel, plainChat, type ChatTurn, type LocalModel } from './local-model.ts';
+export { loadHfDecoderModel, loadHuggingFaceModel } from './hf-model.ts';
+export { writeHfModel, hfTensors, type HfExportOptions } from './hf-export.ts';
+export { HfTokenizer } from './hf-tokenizer.ts';
+export {
+  readSafetensorsHeader,
+  readTensor,
+  serializeSafetensors,
+  writeSafetensors,
+  type TensorToWrite,
+} from './safetensors.ts';
+export { LocalProvider } from './local-provider.ts';
+export { localProviderFactory } from './local-provider-factory.ts';
+export { createDecoder } from './create-decoder.ts';

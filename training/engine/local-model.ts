@@ -3,7 +3,7 @@
 // how chat messages become a prompt.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { EngineError, MissingModelFileError } from './errors.ts';
+import { MissingModelFileError } from './errors.ts';
 import { readLlama2cCheckpoint } from './llama2c-checkpoint.ts';
 import { Llama2cTokenizer } from './llama2c-tokenizer.ts';
 import type { Tokenizer } from './tokenizer.ts';
@@ -39,9 +39,7 @@ export function plainChat(messages: readonly ChatTurn[]): string {
 
 export function loadLocalModel(path: string, options: LoadOptions = {}): Promise<LocalModel> {
   if (existsSync(path) && statSync(path).isDirectory()) {
-    return Promise.reject(
-      new EngineError(`'${path}' is a folder; Hugging Face model folders are not loadable yet`),
-    );
+    return import('./hf-model.ts').then((hf) => hf.loadHuggingFaceModel(path));
   }
   if (!existsSync(path)) {
     throw new MissingModelFileError(dirname(path), basename(path), 'check the path');
