@@ -131,6 +131,10 @@ export class EvalService {
     });
     const questions =
       request.limit !== undefined ? dataset.questions.slice(0, request.limit) : dataset.questions;
+    // Every question's papers must be there before anything runs (a missing set is a named error).
+    await this.#materialise(dataset, request);
+    const papersOf = paperLookup(dataset, this.#deps.papers);
+    for (const question of questions) papersOf(question);
     const id = evalId(request);
     if (this.#active.has(id)) throw new EvalAlreadyRunningError(id);
     // Both providers are made first, so a bad spec fails before anything runs.
@@ -138,7 +142,6 @@ export class EvalService {
     const judge = request.judge
       ? new RubricJudge({ provider: await this.#deps.providers(request.judge) })
       : null;
-    await this.#materialise(dataset, request);
     const { evals } = this.#deps;
     if (request.fresh) evals.clearResults(id);
     evals.open({
@@ -163,7 +166,6 @@ export class EvalService {
       .filter(({ question }) => !finishedIds.has(question.id));
     const controller = new AbortController();
     const activeRuns = new Set<StartedRun>();
-    const papersOf = paperLookup(dataset, this.#deps.papers);
     const indexes = new Map<EvidencePaper, PaperIndex>();
     let done = questions.length - pending.length;
 
