@@ -16,11 +16,19 @@ export interface ServedApp {
   stop(): Promise<void>;
 }
 
-export async function serveApp(): Promise<ServedApp> {
+/** `sample: true` lets the fresh workspace get the sample papers and demo run, as a user's does. */
+export async function serveApp(options: { sample?: boolean } = {}): Promise<ServedApp> {
   const workspace = mkdtempSync(join(tmpdir(), 'rlm-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(root, 'bin', 'rlm-studio.js'), '--workspace', workspace, 'serve', '--json'],
+    [
+      join(root, 'bin', 'rlm-studio.js'),
+      '--workspace',
+      workspace,
+      'serve',
+      '--json',
+      ...(options.sample ? [] : ['--no-sample']),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {

@@ -13,7 +13,7 @@ import {
   session,
   shell,
 } from 'electron';
-import { appVersion, composeEngine, type Host } from '../app/host/index.ts';
+import { appVersion, composeEngine, installSampleWorkspace, type Host } from '../app/host/index.ts';
 import { FileApiKeyVault } from '../app/models/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { relaunchArgs, workspaceFromArgv } from './args.ts';
@@ -118,6 +118,15 @@ function start(): void {
   );
   const engine = composeEngine({ workspace, shell: 'electron', dialogs, vault });
   const { host } = engine;
+  installSampleWorkspace({
+    workspace,
+    papers: engine.papers,
+    runStore: engine.runStore,
+    emit: (event) => {
+      host.emit(event);
+    },
+    assetsDir: join(here, '..', '..', 'assets'),
+  }).catch(report);
   const binding = bindHostToIpc(ipcMain, host);
   protocol.handle(appScheme, createAppProtocolHandler(rendererDir));
   denyAllPermissions(session.defaultSession);

@@ -1,7 +1,7 @@
 // `rlm-studio serve`: opens the workspace, starts the engine host and the HTTP + WebSocket server,
 // prints the URL (with its token) and runs until interrupted.
 import { Command, InvalidArgumentError } from 'commander';
-import { composeEngine } from '../host/index.ts';
+import { composeEngine, installSampleWorkspace } from '../host/index.ts';
 import { defaultRendererDir, startServer } from '../serve/index.ts';
 import { openWorkspace } from '../store/index.ts';
 import { cliExtensions } from './extensions.ts';
@@ -23,8 +23,12 @@ export function serveCommand(): Command {
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 0)
     .option('--renderer <dir>', 'the built renderer to serve', defaultRendererDir())
     .option('--json', 'print {url, port, workspace} as one JSON line instead of prose')
+    .option('--no-sample', 'do not give a new workspace the sample papers and demo run')
     .action(
-      async (options: { port: number; renderer: string; json?: boolean }, command: Command) => {
+      async (
+        options: { port: number; renderer: string; json?: boolean; sample: boolean },
+        command: Command,
+      ) => {
         const global = command.optsWithGlobals<GlobalOptions>();
         const workspace = openWorkspace(workspaceOption(global));
         const engine = composeEngine({
@@ -32,6 +36,20 @@ export function serveCommand(): Command {
           shell: 'serve',
           providers: cliExtensions().providers,
         });
+        // A new workspace gets the sample set and demo run in the background (once).
+        if (options.sample)
+          void installSampleWorkspace({
+            workspace,
+            papers: engine.papers,
+            runStore: engine.runStore,
+            emit: (event) => {
+              engine.host.emit(event);
+            },
+          }).catch((error: unknown) => {
+            console.error(
+              `rlm-studio: the sample workspace was not installed: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          });
         const server = await startServer({
           host: engine.host,
           rendererDir: options.renderer,
@@ -55,6 +73,7 @@ export function serveCommand(): Command {
           process.once('SIGTERM', stop);
         });
         await server.close();
+        // A sample install still running stops with the extraction pool (its promise stays pending).
         await engine.dispose();
         workspace.close();
       },

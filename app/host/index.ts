@@ -8,3 +8,9 @@ export {
   type EngineOptions,
 } from './engine.ts';
 export { composeEngine, type ComposeOptions, type Engine } from './compose.ts';
+export {
+  installSampleWorkspace,
+  defaultAssetsDir,
+  sampleSetName,
+  type SampleInstall,
+} from './sample-workspace.ts';

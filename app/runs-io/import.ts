@@ -104,7 +104,13 @@ function withRunId(events: readonly RunEventType[], runId: string): RunEventType
 export function importRunLog(
   store: RunStore,
   text: string,
-  options: { format?: RunLogFormat | 'auto'; source?: string; now?: number } = {},
+  options: {
+    format?: RunLogFormat | 'auto';
+    source?: string;
+    now?: number;
+    /** Stored as the runs' source instead of the format (the bundled demo run: 'demo'). */
+    storeAs?: string;
+  } = {},
 ): ImportReport {
   const parsed = parseRunLog(text, options);
   if (parsed.runs.length === 0) {
@@ -124,7 +130,7 @@ export function importRunLog(
         question: run.question,
         set: run.set,
         model: run.model,
-        source: parsed.format,
+        source: options.storeAs ?? parsed.format,
         parentRunId: run.parentRunId,
         score: run.score,
         createdAt: run.createdAt,

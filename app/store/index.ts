@@ -27,3 +27,4 @@ export {
   type StoredRun,
 } from './runs.ts';
 export { EvalStore, EvalNotFoundError, type NewEval } from './evals.ts';
+export { hasMarker, setMarker } from './markers.ts';
