@@ -44,3 +44,10 @@ export {
   type TrainJobOptions,
   type TrainJobResult,
 } from './trainer.ts';
+export {
+  runSftJob,
+  selectSftTurns,
+  type SftJobOptions,
+  type SftSelection,
+  type TeacherRun,
+} from './sft.ts';

@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../app/api/index.ts';
+import { JobFiles } from './job-files.ts';
+import { runSftJob, selectSftTurns } from './sft.ts';
+import { TablePolicy, toyRun } from './table-policy.test-support.ts';
+import { TrainingInputError } from './trainer.ts';
+
+const replError: RunEvent = {
+  kind: 'repl.output',
+  at: 0,
+  agentId: '0',
+  turn: 0,
+  block: 0,
+  stdout: '',
+  stderr: '',
+  error: { type: 'NameError', message: "name 'x' is not defined" },
+  durationMs: 1,
+  variables: [],
+};
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rlm-sft-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('cold-start SFT', () => {
+  it('keeps clean teacher runs with span F1 above 0 and says why it drops the others', () => {
+    const policy = new TablePolicy('xyzab');
+    const selection = selectSftTurns(
+      [
+        {
+          runId: 'good',
+          events: toyRun('q x', 'a', { prompt: 'sub y', answer: 'b' }),
+          spanF1: 0.8,
+        },
+        { runId: 'error', events: [replError, ...toyRun('q x', 'a')], spanF1: 1 },
+        { runId: 'wrong', events: toyRun('q x', 'b'), spanF1: 0 },
+      ],
+      policy,
+    );
+    expect(selection.accepted).toEqual(['good']);
+    expect(selection.rejected).toEqual([
+      { runId: 'error', reason: 'REPL error in agent 0 turn 0: NameError' },
+      { runId: 'wrong', reason: 'span F1 is 0, not above 0' },
+    ]);
+    // Root and child turns both: loss only on the responses, given their prompts.
+    expect(selection.turns).toEqual([
+      { prompt: [policy.id('x')], response: [policy.id('a')] },
+      { prompt: [policy.id('y')], response: [policy.id('b')] },
+    ]);
+  });
+
+  it('teaches the teacher’s answers and logs each step', async () => {
+    const policy = new TablePolicy('xyzab');
+    const { turns } = selectSftTurns(
+      [{ runId: 't', events: toyRun('q x', 'a', { prompt: 'sub y', answer: 'b' }), spanF1: 1 }],
+      policy,
+    );
+    const metrics = await runSftJob({
+      policy,
+      turns,
+      epochs: 20,
+      batchSize: 2,
+      learningRate: 2,
+      dir,
+    });
+    expect(metrics).toHaveLength(20);
+    expect(metrics.every((m) => m.phase === 'sft')).toBe(true);
+    expect(metrics.at(-1)?.loss).toBeLessThan(metrics[0]?.loss ?? 0);
+    expect(policy.probabilities(policy.id('x'))[policy.id('a')]).toBeGreaterThan(0.8);
+    expect(policy.probabilities(policy.id('y'))[policy.id('b')]).toBeGreaterThan(0.8);
+    expect((await new JobFiles(dir).readState())?.step).toBe(20);
+    await expect(
+      runSftJob({ policy, turns: [], epochs: 1, batchSize: 1, learningRate: 1, dir }),
+    ).rejects.toThrow(TrainingInputError);
+  });
+});

@@ -1,0 +1,110 @@
+// Cold-start SFT (RLM-SPEC section 5): teacher runs filtered (finished, no REPL error, span F1 > 0),
+// every agent turn a step-wise example, loss on the response tokens only, a few epochs.
+import type { RunEvent, StepMetrics } from '../../app/api/index.ts';
+import { JobFiles } from './job-files.ts';
+import type { TokenizedTurn, TrainablePolicy } from './policy.ts';
+import { nllLoss } from './ppo-loss.ts';
+import { sftRejection, stepSamples } from './trajectory.ts';
+import { TrainingInputError } from './trainer.ts';
+
+export interface TeacherRun {
+  runId: string;
+  events: readonly RunEvent[];
+  spanF1: number;
+}
+
+export interface SftSelection {
+  turns: TokenizedTurn[];
+  accepted: string[];
+  rejected: { runId: string; reason: string }[];
+}
+
+/** The step-wise examples of the teacher runs that pass the filter, and why the others did not. */
+export function selectSftTurns(
+  runs: readonly TeacherRun[],
+  policy: Pick<TrainablePolicy, 'encodeTurn'>,
+): SftSelection {
+  const selection: SftSelection = { turns: [], accepted: [], rejected: [] };
+  for (const run of runs) {
+    const reason = sftRejection(run.events, run.spanF1);
+    if (reason !== null) {
+      selection.rejected.push({ runId: run.runId, reason });
+      continue;
+    }
+    selection.accepted.push(run.runId);
+    for (const sample of stepSamples(run.events)) {
+      selection.turns.push(policy.encodeTurn(sample.messages, sample.response));
+    }
+  }
+  return selection;
+}
+
+export interface SftJobOptions {
+  policy: TrainablePolicy;
+  turns: readonly TokenizedTurn[];
+  epochs: number;
+  batchSize: number;
+  learningRate: number;
+  maxGradNorm?: number;
+  /** The SFT phase's own folder (GRPO starts from its checkpoint, in a folder of its own). */
+  dir: string;
+  now?: () => number;
+  onStep?: (metrics: StepMetrics) => void;
+}
+
+/** Plain SFT: each batch of turns one optimizer step; checkpoint at the end. */
+export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> {
+  const { policy, turns } = options;
+  if (turns.length === 0) {
+    throw new TrainingInputError(
+      'no SFT examples: every teacher run was filtered out (REPL errors or span F1 of 0)',
+    );
+  }
+  const now = options.now ?? Date.now;
+  const files = new JobFiles(options.dir);
+  const began = now();
+  const metrics: StepMetrics[] = [];
+  let step = 0;
+  for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (let start = 0; start < turns.length; start += options.batchSize) {
+      step++;
+      const stepStarted = now();
+      const batch = turns.slice(start, start + options.batchSize);
+      const scored = await policy.score(batch, { reference: false, grad: true });
+      const { loss, gradLogp } = nllLoss(scored.logp);
+      await scored.backward(gradLogp);
+      const { gradNorm } = await policy.step({
+        learningRate: options.learningRate,
+        maxGradNorm: options.maxGradNorm ?? 1,
+      });
+      const tokens = batch.reduce((n, t) => n + t.response.length, 0);
+      const at = now();
+      const line: StepMetrics = {
+        step,
+        phase: 'sft',
+        at,
+        elapsedMs: at - began,
+        loss,
+        gradNorm,
+        tokensPerSecond: (tokens / Math.max(at - stepStarted, 1)) * 1000,
+        entropy: Number.isNaN(scored.entropy) ? null : scored.entropy,
+        rewardMean: null,
+        rewardMin: null,
+        rewardMax: null,
+        precisionMean: null,
+        recallMean: null,
+        kl: null,
+        clipFraction: null,
+        turnsPerRollout: null,
+        childrenPerRollout: null,
+        groups: [],
+      };
+      await files.appendMetrics(line);
+      metrics.push(line);
+      options.onStep?.(line);
+    }
+  }
+  await policy.saveCheckpoint(files.checkpointDir(step));
+  await files.commitCheckpoint(step);
+  return metrics;
+}
