@@ -1,12 +1,25 @@
-// Run: ask a question of a paper set and watch the agent tree live. Empty until issues #4 and #6.
-import { PlannedView } from './PlannedView.tsx';
+// Run: ask a question of a paper set and watch the agent tree live; open any run (live, finished or
+// replayed) at a given agent and turn from the URL (`#/run?run=ID&agent=0.1&turn=2`).
+import { useSearchParams } from 'react-router';
+import { readRunLocation } from './run/route.ts';
+import { RunPage } from './run/RunPage.tsx';
+import { StartRunForm } from './run/StartRunForm.tsx';
+import '../styles/papers.css';
+import '../styles/run.css';
 
 export function RunView() {
+  const [params] = useSearchParams();
+  const location = readRunLocation(params);
+  const { runId } = location;
+  if (runId === undefined)
+    return (
+      <section className="view run-view" data-testid="view-run" aria-labelledby="view-run-title">
+        <StartRunForm />
+      </section>
+    );
   return (
-    <PlannedView view="run" title="Run" arrivesWith="issue #6 (the engine behind it: issue #4)">
-      Pick a question, a paper set, a model and budgets, then watch the tree of agents unfold live.
-      Click an agent to step through its turns: prompt, response, code, output, variables, child
-      calls, tokens and timings; replay a finished run or fork one from any turn.
-    </PlannedView>
+    <section className="run-view open" data-testid="view-run">
+      <RunPage key={`${runId} ${location.mode}`} location={{ ...location, runId }} />
+    </section>
   );
 }

@@ -1,0 +1,140 @@
+// The live agent tree (React Flow): a card per agent, edges labelled with sub-questions, laid out by
+// tree-layout.ts. The layout is redone when agents are added, at most every `relayoutMs` while the
+// run grows; new agents wait under their parent until then.
+import {
+  Background,
+  Controls,
+  ReactFlow,
+  type NodeMouseHandler,
+  type ReactFlowInstance,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { AgentCard } from './AgentCard.tsx';
+import type { RunSnapshot } from './run-store.ts';
+import { TreeGraphBuilder, type AgentCardNode } from './tree-graph.ts';
+import { layoutTree, nodeHeight, nodeWidth, type Point } from './tree-layout.ts';
+
+const nodeTypes = { agent: AgentCard };
+const relayoutMs = 250;
+const fitAllUpTo = 40;
+
+export interface AgentTreeProps {
+  snapshot: RunSnapshot;
+  selectedId: string | undefined;
+  matches: ReadonlySet<string>;
+  /** The clock for running agents (the last event's time). */
+  now: number;
+  onSelect: (agentId: string) => void;
+}
+
+function useTreeLayout(snapshot: RunSnapshot): ReadonlyMap<string, Point> {
+  const [layout, setLayout] = useState<{ structure: number; points: Map<string, Point> }>({
+    structure: -1,
+    points: new Map(),
+  });
+  const lastRun = useRef(0);
+  useEffect(() => {
+    if (layout.structure === snapshot.structure) return;
+    const run = () => {
+      lastRun.current = performance.now();
+      setLayout({
+        structure: snapshot.structure,
+        points: layoutTree([...snapshot.view.agents.values()]),
+      });
+    };
+    const wait = lastRun.current + relayoutMs - performance.now();
+    if (wait <= 0) {
+      run();
+      return;
+    }
+    const timer = window.setTimeout(run, wait);
+    return () => {
+      window.clearTimeout(timer);
+    };
+  }, [snapshot, layout.structure]);
+  return layout.points;
+}
+
+export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: AgentTreeProps) {
+  const points = useTreeLayout(snapshot);
+  const [builder] = useState(() => new TreeGraphBuilder());
+  const { nodes, edges } = useMemo(
+    () => builder.build(snapshot, points, selectedId, matches, now),
+    // The snapshot's version stands for the mutable view it carries.
+    [builder, snapshot.version, points, selectedId, matches, now],
+  );
+  const flow = useRef<ReactFlowInstance<AgentCardNode> | null>(null);
+  const framed = useRef(false);
+  const userMoved = useRef(false);
+
+  // Frame the tree: a small tree is kept whole in view as it grows (until the user pans or zooms);
+  // a large one opens on its root at a readable zoom.
+  useEffect(() => {
+    const instance = flow.current;
+    if (!instance || points.size === 0 || userMoved.current) return;
+    if (points.size <= fitAllUpTo) {
+      framed.current = true;
+      void instance.fitView({ padding: 0.15, maxZoom: 1 });
+    } else if (!framed.current) {
+      framed.current = true;
+      const root = points.get('0') ?? { x: 0, y: 0 };
+      void instance.setCenter(root.x + nodeWidth / 2, root.y + nodeHeight * 2, { zoom: 0.9 });
+    }
+  }, [points]);
+
+  // Keep the selected agent in sight (keyboard moves, links).
+  useEffect(() => {
+    const instance = flow.current;
+    const point = selectedId !== undefined ? points.get(selectedId) : undefined;
+    if (!instance || !point) return;
+    const { x, y, zoom } = instance.getViewport();
+    const box = document.querySelector('.agent-tree')?.getBoundingClientRect();
+    if (!box) return;
+    const left = point.x * zoom + x;
+    const top = point.y * zoom + y;
+    const inside =
+      left >= 0 &&
+      top >= 0 &&
+      left + nodeWidth * zoom <= box.width &&
+      top + nodeHeight * zoom <= box.height;
+    if (!inside)
+      void instance.setCenter(point.x + nodeWidth / 2, point.y + nodeHeight / 2, {
+        zoom: Math.max(zoom, 0.6),
+        duration: 150,
+      });
+  }, [selectedId, points]);
+
+  const onNodeClick: NodeMouseHandler<AgentCardNode> = (_event, node) => {
+    onSelect(node.id);
+  };
+
+  return (
+    <div className="agent-tree" data-testid="agent-tree" data-agents={snapshot.view.agents.size}>
+      <ReactFlow<AgentCardNode>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onInit={(instance) => {
+          flow.current = instance;
+        }}
+        onNodeClick={onNodeClick}
+        onMoveStart={(event) => {
+          // Programmatic moves (fitView, setCenter) come without an event.
+          if (event) userMoved.current = true;
+        }}
+        disableKeyboardA11y
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        onlyRenderVisibleElements
+        minZoom={0.05}
+        maxZoom={2}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}

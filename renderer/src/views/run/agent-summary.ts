@@ -1,0 +1,60 @@
+// What an agent's card in the tree says, derived from its folded node: state, turns, tokens, cost,
+// time and the start of its answer. Pure, so the card, the Markdown export and the tests agree.
+import type { AgentNode, AgentState } from '../../../../app/api/index.ts';
+
+export interface AgentSummary {
+  id: string;
+  state: AgentState;
+  turns: number;
+  tokens: number;
+  costUsd: number | null;
+  elapsedMs: number;
+  /** The first characters of the answer (done), the error (failed), or ''. */
+  answerStart: string;
+}
+
+export const answerStartChars = 80;
+
+/** `now` is the clock for agents still running (a replay passes the replayed time). */
+export function summarizeAgent(agent: AgentNode, now: number): AgentSummary {
+  return {
+    id: agent.id,
+    state: agent.state,
+    turns: agent.turns.length,
+    tokens: agent.inputTokens + agent.outputTokens,
+    costUsd: agent.costUsd,
+    elapsedMs: Math.max(0, (agent.finishedAt ?? now) - agent.startedAt),
+    answerStart:
+      agent.state === 'failed' && agent.error
+        ? `${agent.error.name}: ${agent.error.message}`.slice(0, answerStartChars)
+        : agent.state === 'done'
+          ? answerText(agent.answer).slice(0, answerStartChars)
+          : '',
+  };
+}
+
+/** An answer as text: strings as they are, anything else as compact JSON. */
+export function answerText(answer: unknown): string {
+  if (typeof answer === 'string') return answer;
+  if (answer === undefined) return '';
+  return JSON.stringify(answer);
+}
+
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 1_000_000) return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
+  return `${(tokens / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatCost(costUsd: number | null): string {
+  if (costUsd === null) return '—';
+  if (costUsd === 0) return '$0';
+  return costUsd < 0.01 ? `$${costUsd.toFixed(4)}` : `$${costUsd.toFixed(2)}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${String(Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${String(minutes)} min ${String(Math.round((ms % 60_000) / 1000))} s`;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../../../app/api/index.ts';
+import { RunStore } from './run-store.ts';
+import { edgeLabel, TreeGraphBuilder } from './tree-graph.ts';
+import { layoutTree } from './tree-layout.ts';
+
+const spawn = (agentId: string, parentId: string | null, at = 0): RunEvent => ({
+  kind: 'agent.spawned',
+  at,
+  agentId,
+  parentId,
+  depth: agentId.split('.').length - 1,
+  prompt: `question for ${agentId}`,
+  contextChars: 1,
+});
+
+function storeWith(events: RunEvent[]) {
+  const store = new RunStore(() => undefined);
+  store.push(...events);
+  store.flush();
+  return store;
+}
+
+describe('TreeGraphBuilder', () => {
+  it('makes a node per agent and an edge labelled with the sub-question', () => {
+    const store = storeWith([spawn('0', null), spawn('0.0', '0'), spawn('0.1', '0')]);
+    const snapshot = store.getSnapshot();
+    const points = layoutTree([...snapshot.view.agents.values()]);
+    const { nodes, edges } = new TreeGraphBuilder().build(snapshot, points, '0.1', new Set(), 0);
+    expect(nodes.map((node) => node.id)).toEqual(['0', '0.0', '0.1']);
+    expect(nodes.find((node) => node.id === '0.1')?.selected).toBe(true);
+    expect(edges.map((edge) => [edge.source, edge.target, edge.label])).toEqual([
+      ['0', '0.0', 'question for 0.0'],
+      ['0', '0.1', 'question for 0.1'],
+    ]);
+  });
+
+  it('reuses the node objects of agents that did not change', () => {
+    const store = storeWith([spawn('0', null), spawn('0.0', '0'), spawn('0.1', '0')]);
+    const builder = new TreeGraphBuilder();
+    const points = layoutTree([...store.getSnapshot().view.agents.values()]);
+    const first = builder.build(store.getSnapshot(), points, undefined, new Set(), 0);
+    store.push({ kind: 'turn.started', at: 1, agentId: '0.1', turn: 0, messages: [] });
+    store.flush();
+    const second = builder.build(store.getSnapshot(), points, undefined, new Set(), 0);
+    expect(second.nodes[0]).toBe(first.nodes[0]);
+    expect(second.nodes[1]).toBe(first.nodes[1]);
+    expect(second.nodes[2]).not.toBe(first.nodes[2]);
+    expect(second.nodes[2]?.data.summary.turns).toBe(1);
+    expect(second.edges).toBe(first.edges);
+  });
+
+  it('cuts long sub-questions for the edge label', () => {
+    expect(edgeLabel('a  b\n' + 'c'.repeat(100))).toHaveLength(48);
+  });
+});

@@ -1,0 +1,113 @@
+// Turns a run's snapshot into React Flow nodes and edges. Node objects are reused while an agent's
+// revision, position, selection and search mark stay the same, so React Flow re-renders only the
+// cards whose agent changed (a 512-agent run at 100 events/s touches a handful per frame).
+import type { Edge, Node } from '@xyflow/react';
+import type { AgentNode, RunView } from '../../../../app/api/index.ts';
+import { summarizeAgent, type AgentSummary } from './agent-summary.ts';
+import type { RunSnapshot } from './run-store.ts';
+import { nodeHeight, nodeWidth, type Point } from './tree-layout.ts';
+
+export interface AgentCardData extends Record<string, unknown> {
+  summary: AgentSummary;
+  match: boolean;
+}
+export type AgentCardNode = Node<AgentCardData, 'agent'>;
+
+interface Cached {
+  revision: number;
+  point: Point;
+  selected: boolean;
+  match: boolean;
+  tick: number;
+  node: AgentCardNode;
+}
+
+/** Running agents' clocks advance in whole seconds: their cards redraw at most once a second. */
+const tickMs = 1000;
+
+export const edgeLabelChars = 48;
+
+export function edgeLabel(prompt: string): string {
+  const flat = prompt.replace(/\s+/g, ' ').trim();
+  return flat.length > edgeLabelChars ? `${flat.slice(0, edgeLabelChars - 1)}…` : flat;
+}
+
+/** Where a card goes before the next layout: under its parent (or the origin). */
+function provisionalPoint(agent: AgentNode, points: ReadonlyMap<string, Point>): Point {
+  const parent = agent.parentId !== null ? points.get(agent.parentId) : undefined;
+  return parent ? { x: parent.x, y: parent.y + nodeHeight * 1.8 } : { x: 0, y: 0 };
+}
+
+export class TreeGraphBuilder {
+  private readonly cache = new Map<string, Cached>();
+  private readonly edges = new Map<string, Edge>();
+  private edgeList: Edge[] = [];
+
+  build(
+    snapshot: RunSnapshot,
+    points: ReadonlyMap<string, Point>,
+    selectedId: string | undefined,
+    matches: ReadonlySet<string>,
+    now: number,
+  ): { nodes: AgentCardNode[]; edges: Edge[] } {
+    const view: RunView = snapshot.view;
+    const nodes: AgentCardNode[] = [];
+    let edgesChanged = false;
+    for (const agent of view.agents.values()) {
+      const revision = snapshot.revisions.get(agent.id) ?? 0;
+      const point = points.get(agent.id) ?? provisionalPoint(agent, points);
+      const selected = agent.id === selectedId;
+      const match = matches.has(agent.id);
+      const cached = this.cache.get(agent.id);
+      const tick = agent.finishedAt === null ? Math.floor(now / tickMs) : -1;
+      const fresh =
+        cached?.revision === revision &&
+        cached.point.x === point.x &&
+        cached.point.y === point.y &&
+        cached.selected === selected &&
+        cached.match === match &&
+        cached.tick === tick;
+      if (cached && fresh) {
+        nodes.push(cached.node);
+        continue;
+      }
+      const node: AgentCardNode = {
+        id: agent.id,
+        type: 'agent',
+        position: point,
+        // Fixed sizes: React Flow need not measure 512 cards before it can fit or cull them.
+        width: nodeWidth,
+        height: nodeHeight,
+        selected,
+        draggable: false,
+        connectable: false,
+        data: { summary: summarizeAgent(agent, tick < 0 ? now : tick * tickMs), match },
+      };
+      this.cache.set(agent.id, { revision, point, selected, match, tick, node });
+      nodes.push(node);
+      if (agent.parentId !== null && !this.edges.has(agent.id)) {
+        this.edges.set(agent.id, {
+          id: `e${agent.id}`,
+          source: agent.parentId,
+          target: agent.id,
+          label: edgeLabel(agent.prompt),
+          // Bezier edges: siblings' labels sit at different midpoints instead of on one shared bar.
+          type: 'default',
+          data: { prompt: agent.prompt },
+        });
+        edgesChanged = true;
+      }
+    }
+    if (this.cache.size > view.agents.size) {
+      // The store was reset (a replay seeking back): forget what is gone.
+      for (const id of this.cache.keys()) if (!view.agents.has(id)) this.cache.delete(id);
+      for (const id of this.edges.keys())
+        if (!view.agents.has(id)) {
+          this.edges.delete(id);
+          edgesChanged = true;
+        }
+    }
+    if (edgesChanged) this.edgeList = [...this.edges.values()];
+    return { nodes, edges: this.edgeList };
+  }
+}
