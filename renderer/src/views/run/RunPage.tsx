@@ -11,7 +11,12 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { AgentNode, RunSummaryPayload, TurnView } from '../../../../app/api/index.ts';
+import {
+  searchTree,
+  type AgentNode,
+  type RunSummaryPayload,
+  type TurnView,
+} from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { formatCost, formatDuration, formatTokens } from './agent-summary.ts';
 import { AgentTree } from './AgentTree.tsx';
@@ -21,11 +26,12 @@ import type { ReplayPlayer } from './replay.ts';
 import { runHref, type RunLocation } from './route.ts';
 import type { RunStore } from './run-store.ts';
 import { agentOrder, navigate as move, navigationKeys, type Selection } from './tree-navigation.ts';
-import { searchRun } from './tree-search.ts';
 import { TurnInspector } from './TurnInspector.tsx';
 import { useRunSession } from './useRunSession.ts';
 
 const emptyMatches: ReadonlySet<string> = new Set();
+/** Enough for every agent of a large run to be marked when each has a few hits. */
+const maxHits = 5000;
 
 export interface RunPageProps {
   location: RunLocation & { runId: string };
@@ -85,10 +91,10 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
   const textEpoch = Math.floor(snapshot.version / 32);
-  const search = useMemo(
-    () => searchRun(view, order, deferredQuery),
-    [view, order, deferredQuery, textEpoch],
-  );
+  const search = useMemo(() => {
+    const hits = searchTree(view, deferredQuery, { limit: maxHits });
+    return { hits, agents: new Set(hits.map((hit) => hit.agentId)) };
+  }, [view, deferredQuery, textEpoch]);
   const [hitIndex, setHitIndex] = useState(0);
   const searchBox = useRef<HTMLInputElement>(null);
 
@@ -126,15 +132,26 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
     const wrapped = ((index % count) + count) % count;
     setHitIndex(wrapped);
     const hit = search.hits[wrapped];
-    if (hit) select({ agentId: hit.agentId, turn: hit.turn });
+    if (hit) select({ agentId: hit.agentId, turn: hit.turn ?? undefined });
   };
 
-  /** Enter goes to the current hit, or on to the next (Shift: previous) once it is shown. */
+  /** Enter goes to the current hit, or once it is shown on to the next (Shift: previous) place. */
   const onSearchEnter = (backwards: boolean) => {
-    const current = search.hits[hitIndex];
-    const shown =
-      current?.agentId === latest.current.agentId && current?.turn === latest.current.turn;
-    goToHit(shown ? hitIndex + (backwards ? -1 : 1) : hitIndex);
+    const { hits } = search;
+    const place = (index: number) => {
+      const hit = hits[((index % hits.length) + hits.length) % hits.length];
+      return hit ? `${hit.agentId}/${String(hit.turn ?? '')}` : '';
+    };
+    const shown = `${latest.current.agentId ?? ''}/${String(latest.current.turn ?? '')}`;
+    if (place(hitIndex) !== shown) {
+      goToHit(hitIndex);
+      return;
+    }
+    const step = backwards ? -1 : 1;
+    let next = hitIndex + step;
+    // Several hits in one turn are one place: skip to the next place.
+    while (place(next) === shown && Math.abs(next - hitIndex) < hits.length) next += step;
+    goToHit(next);
   };
 
   const onKey = useEffectEvent((event: KeyboardEvent) => {
@@ -293,7 +310,8 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
         {query.trim() !== '' && (
           <span className="papers-muted" data-testid="tree-search-count" role="status">
             {search.agents.size} agents, {search.hits.length} hits
-            {search.hits.length > 0 && ` · Enter: hit ${String(hitIndex + 1)}`}
+            {search.hits[hitIndex] &&
+              ` · Enter: hit ${String(hitIndex + 1)} (${search.hits[hitIndex].field}: ${search.hits[hitIndex].snippet})`}
           </span>
         )}
         <span className="papers-muted run-keys">

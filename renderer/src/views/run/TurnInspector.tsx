@@ -1,9 +1,15 @@
 // The selected agent: its task, state and answer, copy of its subtree (JSON or Markdown), its turns
 // on a timeline (placed by start time, sized by duration) and the selected turn in full.
 import { useState } from 'react';
-import type { AgentNode, RunView, TurnView } from '../../../../app/api/index.ts';
-import { answerText, formatCost, formatDuration, formatTokens } from './agent-summary.ts';
-import { subtreeJson, subtreeMarkdown } from './subtree-export.ts';
+import {
+  subtreeJson,
+  subtreeMarkdown,
+  type AgentNode,
+  type RunView,
+  type TurnView,
+  answerText,
+} from '../../../../app/api/index.ts';
+import { formatCost, formatDuration, formatTokens } from './agent-summary.ts';
 import { TurnDetail } from './TurnDetail.tsx';
 
 export interface TurnInspectorProps {

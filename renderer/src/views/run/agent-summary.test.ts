@@ -35,7 +35,7 @@ describe('summarizeAgent', () => {
     const long = 'x'.repeat(200);
     const done = summarizeAgent(agent({ state: 'done', answer: [long], finishedAt: 1500 }), 9e9);
     expect(done.elapsedMs).toBe(500);
-    expect(done.answerStart).toBe(JSON.stringify([long]).slice(0, 80));
+    expect(done.answerStart).toBe(`${JSON.stringify([long]).slice(0, 79)}…`);
     const failed = summarizeAgent(
       agent({ state: 'failed', error: { name: 'TurnBudgetError', message: 'out of turns' } }),
       2000,

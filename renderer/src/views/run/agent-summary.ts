@@ -1,6 +1,6 @@
 // What an agent's card in the tree says, derived from its folded node: state, turns, tokens, cost,
 // time and the start of its answer. Pure, so the card, the Markdown export and the tests agree.
-import type { AgentNode, AgentState } from '../../../../app/api/index.ts';
+import { answerText, cut, type AgentNode, type AgentState } from '../../../../app/api/index.ts';
 
 export interface AgentSummary {
   id: string;
@@ -26,18 +26,11 @@ export function summarizeAgent(agent: AgentNode, now: number): AgentSummary {
     elapsedMs: Math.max(0, (agent.finishedAt ?? now) - agent.startedAt),
     answerStart:
       agent.state === 'failed' && agent.error
-        ? `${agent.error.name}: ${agent.error.message}`.slice(0, answerStartChars)
+        ? cut(`${agent.error.name}: ${agent.error.message}`, answerStartChars)
         : agent.state === 'done'
-          ? answerText(agent.answer).slice(0, answerStartChars)
+          ? cut(answerText(agent.answer), answerStartChars)
           : '',
   };
-}
-
-/** An answer as text: strings as they are, anything else as compact JSON. */
-export function answerText(answer: unknown): string {
-  if (typeof answer === 'string') return answer;
-  if (answer === undefined) return '';
-  return JSON.stringify(answer);
 }
 
 export function formatTokens(tokens: number): string {

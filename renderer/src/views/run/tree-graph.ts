@@ -2,7 +2,7 @@
 // revision, position, selection and search mark stay the same, so React Flow re-renders only the
 // cards whose agent changed (a 512-agent run at 100 events/s touches a handful per frame).
 import type { Edge, Node } from '@xyflow/react';
-import type { AgentNode, RunView } from '../../../../app/api/index.ts';
+import { cut, type AgentNode, type RunView } from '../../../../app/api/index.ts';
 import { summarizeAgent, type AgentSummary } from './agent-summary.ts';
 import type { RunSnapshot } from './run-store.ts';
 import { nodeHeight, nodeWidth, type Point } from './tree-layout.ts';
@@ -28,8 +28,7 @@ const tickMs = 1000;
 export const edgeLabelChars = 48;
 
 export function edgeLabel(prompt: string): string {
-  const flat = prompt.replace(/\s+/g, ' ').trim();
-  return flat.length > edgeLabelChars ? `${flat.slice(0, edgeLabelChars - 1)}…` : flat;
+  return cut(prompt, edgeLabelChars);
 }
 
 /** Where a card goes before the next layout: under its parent (or the origin). */

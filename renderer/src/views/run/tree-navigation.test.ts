@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { foldRun, type RunEvent } from '../../../../app/api/index.ts';
-import { searchRun } from './tree-search.ts';
-import { subtreeJson, subtreeMarkdown } from './subtree-export.ts';
 import { agentOrder, navigate } from './tree-navigation.ts';
 
 const spawn = (agentId: string, parentId: string | null): RunEvent => ({
@@ -67,35 +65,5 @@ describe('keyboard navigation', () => {
     at = navigate(view, order, at, 'nextTurn');
     expect(at.turn).toBe(1);
     expect(navigate(view, order, at, 'parent')).toEqual({ agentId: '0', turn: 0 });
-  });
-});
-
-describe('search', () => {
-  it('finds text in code and output, case-insensitively, naming agent and turn', () => {
-    const result = searchRun(view, agentOrder(view), 'NEEDLE');
-    expect(result.hits).toEqual([
-      { agentId: '0', turn: 0, field: 'code' },
-      { agentId: '0.1', turn: 0, field: 'output' },
-    ]);
-    expect([...result.agents]).toEqual(['0', '0.1']);
-    expect(searchRun(view, agentOrder(view), 'prompt 0.1/1').hits).toEqual([
-      { agentId: '0.1', turn: 1, field: 'prompt' },
-    ]);
-    expect(searchRun(view, [], '  ').hits).toEqual([]);
-  });
-});
-
-describe('subtree export', () => {
-  it('nests children in JSON and writes Markdown with code, output and answers', () => {
-    const json = subtreeJson(view, '0');
-    expect(json?.children.map((child) => child.id)).toEqual(['0.0', '0.1']);
-    expect(json?.children[0]?.children[0]?.id).toBe('0.0.0');
-    expect(json?.children[1]?.turns).toHaveLength(2);
-    const markdown = subtreeMarkdown(view, '0.1');
-    expect(markdown).toContain('### Agent 0.1 (done)');
-    expect(markdown).toContain('```python\nprint(2)\n```');
-    expect(markdown).toContain('Needle here');
-    expect(markdown).toContain('Answer: ["span"]');
-    expect(subtreeJson(view, '9')).toBeNull();
   });
 });
