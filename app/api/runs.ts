@@ -259,6 +259,20 @@ export const runCommands = {
       }),
     response: z.object({ runId: z.string() }),
   },
+  'runs.synthetic': {
+    summary:
+      'Creates a synthetic run (default 512 agents, 5,000 turns; for benchmarks and demos): stored at once, or live, its events streamed as runs.event at eventsPerSecond.',
+    request: z
+      .object({
+        agents: z.number().int().min(1).max(10_000).default(512),
+        turns: z.number().int().min(1).max(1_000_000).default(5000),
+        seed: z.number().int().default(1),
+        live: z.boolean().default(false),
+        eventsPerSecond: z.number().min(1).max(100_000).default(100),
+      })
+      .strict(),
+    response: z.object({ runId: z.string(), events: z.number().int() }),
+  },
   'runs.delete': {
     summary: 'Deletes a finished run and its events (a running run must be canceled first).',
     request: z.object({ runId: z.string() }).strict(),

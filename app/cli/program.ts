@@ -6,7 +6,7 @@ import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts
 import { runCommand } from './run-command.ts';
 import { scoreCommand } from './score-command.ts';
 import { evalCommand } from './eval-command.ts';
-import { exportCommand, importCommand } from './runs-io-commands.ts';
+import { exportCommand, importCommand, syntheticCommand } from './runs-io-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
 export function buildProgram(): Command {
@@ -27,6 +27,7 @@ export function buildProgram(): Command {
     .addCommand(runCommand())
     .addCommand(importCommand())
     .addCommand(exportCommand())
+    .addCommand(syntheticCommand())
     .addCommand(scoreCommand())
     .addCommand(evalCommand());
   for (const command of cliExtensions().commands ?? []) program.addCommand(command());

@@ -66,6 +66,17 @@ describe('rlm-studio import / export', () => {
     expect(result.stdout).toMatch(/1 runs imported \(rlm-log\)/);
   }, 60_000);
 
+  it('stores a synthetic run of 512 agents and 5,000 turns', () => {
+    const result = cli('synthetic', '--workspace', join(dir, 'e'), '--json');
+    expect(result.status).toBe(0);
+    const { runId } = JSON.parse(result.stdout) as { runId: string };
+    const exported = cli('export', runId, '--workspace', join(dir, 'e'));
+    const header = JSON.parse(exported.stdout.split('\n')[0] ?? '') as {
+      run: { agents: number; turns: number };
+    };
+    expect(header.run).toMatchObject({ agents: 512, turns: 5000, source: 'synthetic' });
+  }, 60_000);
+
   it('refuses an unknown format name', () => {
     const result = cli('import', realLog, '--format', 'csv', '--workspace', join(dir, 'd'));
     expect(result.status).not.toBe(0);

@@ -2,7 +2,13 @@
 // fails to import is reported with its number and the exit status is 2; the rest still imports.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
-import { exportRuns, importRunLog, runLogFormats, type RunLogFormat } from '../runs-io/index.ts';
+import {
+  exportRuns,
+  importRunLog,
+  runLogFormats,
+  storeSyntheticRun,
+  type RunLogFormat,
+} from '../runs-io/index.ts';
 import { openWorkspace, RunStore } from '../store/index.ts';
 import { workspaceOption, type GlobalOptions } from './options.ts';
 
@@ -64,4 +70,32 @@ export function exportCommand(): Command {
       if (options.out) writeFileSync(options.out, text);
       else process.stdout.write(text);
     });
+}
+
+function count(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw new InvalidArgumentError('expected a whole number from 1');
+  return number;
+}
+
+export function syntheticCommand(): Command {
+  return new Command('synthetic')
+    .description(
+      'store a synthetic run (default 512 agents and 5,000 turns) for benchmarks and demos',
+    )
+    .option('--agents <n>', 'agents in the tree', count, 512)
+    .option('--turns <n>', 'turns in all (at least one per agent)', count, 5000)
+    .option('--seed <n>', 'the same seed gives the same run', count, 1)
+    .option('--json', 'print {runId, events} as one JSON line')
+    .action(
+      (
+        options: { agents: number; turns: number; seed: number; json?: boolean },
+        command: Command,
+      ) => {
+        const stored = withStore(command, (store) => storeSyntheticRun(store, options));
+        if (options.json) console.log(JSON.stringify(stored));
+        else console.log(`stored synthetic run ${stored.runId} (${stored.events} events)`);
+      },
+    );
 }

@@ -81,6 +81,38 @@ describe('runs commands', () => {
     await expect(call('runs.events', { runId: ids[0] })).rejects.toThrow(/RunNotFoundError/);
   });
 
+  it('creates synthetic runs, stored or streamed live and cancelable', async () => {
+    const stored = await call<{ runId: string; events: number }>('runs.synthetic', {
+      agents: 30,
+      turns: 90,
+    });
+    expect(events.at(-1)).toMatchObject({
+      kind: 'runs.changed',
+      change: 'created',
+      runIds: [stored.runId],
+    });
+    expect(
+      (await call<{ events: unknown[] }>('runs.events', { runId: stored.runId })).events,
+    ).toHaveLength(stored.events);
+    const live = await call<{ runId: string }>('runs.synthetic', {
+      agents: 30,
+      turns: 90,
+      live: true,
+      eventsPerSecond: 1000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await expect(call('runs.delete', { runId: live.runId })).rejects.toThrow(
+      /RunStillRunningError/,
+    );
+    expect(await call('runs.cancel', { runId: live.runId })).toEqual({ canceled: true });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const streamed = events.filter(
+      (event) => event.kind === 'runs.event' && event.runId === live.runId,
+    );
+    expect(streamed.length).toBeGreaterThan(10);
+    expect(streamed.at(-1)).toMatchObject({ event: { kind: 'run.finished', status: 'canceled' } });
+  });
+
   it('answers a file it cannot read with a named error', async () => {
     await expect(call('runs.import', { text: '{"a":1}\n', name: 'x.jsonl' })).rejects.toThrow(
       /UnknownRunLogFormatError: 'x.jsonl' is not a run log/,

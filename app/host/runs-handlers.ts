@@ -3,7 +3,12 @@
 // as runs.changed.
 import type { ApiEvent, CommandArgs, CommandResponse } from '../api/index.ts';
 import type { RunService } from '../rlm/index.ts';
-import { exportRuns, importRunLog } from '../runs-io/index.ts';
+import {
+  exportRuns,
+  importRunLog,
+  storeSyntheticRun,
+  streamSyntheticRun,
+} from '../runs-io/index.ts';
 import type { RunStore } from '../store/index.ts';
 
 type RunCommand =
@@ -14,7 +19,8 @@ type RunCommand =
   | 'runs.delete'
   | 'runs.export'
   | 'runs.import'
-  | 'runs.fork';
+  | 'runs.fork'
+  | 'runs.synthetic';
 
 export type RunHandlers = {
   [C in RunCommand]: (args: CommandArgs<C>) => Promise<CommandResponse<C>> | CommandResponse<C>;
@@ -36,6 +42,8 @@ export function runHandlers(
   runs.onEvent((runId, event) => {
     emit({ kind: 'runs.event', at: event.at, runId, event });
   });
+  /** Synthetic runs playing live, so runs.cancel reaches them too. */
+  const synthetic = new Map<string, AbortController>();
   return {
     'runs.start': async ({ set, question, model, budgets, codeBlocks, prompts }) => {
       const started = await runs.start({
@@ -50,11 +58,15 @@ export function runHandlers(
       void started.finished.catch(() => undefined);
       return { runId: started.runId };
     },
-    'runs.cancel': ({ runId }) => ({ canceled: runs.cancel(runId) }),
+    'runs.cancel': ({ runId }) => {
+      const live = synthetic.get(runId);
+      live?.abort();
+      return { canceled: runs.cancel(runId) || live !== undefined };
+    },
     'runs.list': (filter) => ({ runs: store.list(filter) }),
     'runs.events': ({ runId }) => ({ run: store.get(runId), events: store.events(runId) }),
     'runs.delete': ({ runId }) => {
-      if (runs.isActive(runId)) throw new RunStillRunningError(runId);
+      if (runs.isActive(runId) || synthetic.has(runId)) throw new RunStillRunningError(runId);
       const deleted = store.remove(runId);
       if (deleted) emit({ kind: 'runs.changed', at: now(), change: 'deleted', runIds: [runId] });
       return { deleted };
@@ -70,6 +82,24 @@ export function runHandlers(
       const started = await runs.fork({ runId, agentId, turn, code, response, model });
       void started.finished.catch(() => undefined);
       return { runId: started.runId };
+    },
+    'runs.synthetic': ({ agents, turns, seed, live, eventsPerSecond }) => {
+      if (!live) {
+        const stored = storeSyntheticRun(store, { agents, turns, seed, startAt: now() });
+        emit({ kind: 'runs.changed', at: now(), change: 'created', runIds: [stored.runId] });
+        return stored;
+      }
+      const controller = new AbortController();
+      const playing = streamSyntheticRun(
+        store,
+        (runId, event) => {
+          emit({ kind: 'runs.event', at: event.at, runId, event });
+        },
+        { agents, turns, seed, eventsPerSecond, signal: controller.signal },
+      );
+      synthetic.set(playing.runId, controller);
+      void playing.finished.finally(() => synthetic.delete(playing.runId));
+      return { runId: playing.runId, events: playing.events };
     },
     'runs.import': ({ text, format, name }) => {
       const report = importRunLog(store, text, {

@@ -12,3 +12,10 @@ export {
 export { exportRuns } from './export.ts';
 export { exportFormatName, exportFormatVersion, exportRunLines } from './ours.ts';
 export { runLogFormats, type ImportedRun, type RunLogFormat } from './types.ts';
+export {
+  syntheticRunEvents,
+  storeSyntheticRun,
+  streamSyntheticRun,
+  SyntheticRunSizeError,
+  type SyntheticRunOptions,
+} from './synthetic.ts';
