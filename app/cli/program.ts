@@ -6,6 +6,7 @@ import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts
 import { runCommand } from './run-command.ts';
 import { scoreCommand } from './score-command.ts';
 import { evalCommand } from './eval-command.ts';
+import { convertCommand } from './convert-command.ts';
 import { exportCommand, importCommand, syntheticCommand } from './runs-io-commands.ts';
 import { serveCommand } from './serve-command.ts';
 
@@ -29,7 +30,8 @@ export function buildProgram(): Command {
     .addCommand(exportCommand())
     .addCommand(syntheticCommand())
     .addCommand(scoreCommand())
-    .addCommand(evalCommand());
+    .addCommand(evalCommand())
+    .addCommand(convertCommand());
   for (const command of cliExtensions().commands ?? []) program.addCommand(command());
   return program;
 }

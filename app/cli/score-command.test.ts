@@ -124,6 +124,51 @@ describe('rlm-studio score', () => {
     expect(out.issues.dataset.map((issue) => issue.line)).toEqual([2]);
   });
 
+  it('converts QASPER to SkyRL rows that score the same with gold as the prediction', () => {
+    const rows = join(dir, 'skyrl.jsonl');
+    const converted = cli(
+      'convert',
+      '--dataset',
+      qasper,
+      '--format',
+      'qasper',
+      '--to',
+      'skyrl',
+      '--out',
+      rows,
+    );
+    expect(converted.stdout).toMatch(/^wrote \d+ skyrl rows/);
+    const lines = readFileSync(rows, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(questions.length);
+    const first = JSON.parse(lines[0] ?? '{}') as {
+      extra_info: { id: string; context_text: string };
+    };
+    expect(first.extra_info.context_text).toMatch(/^\{"\d{4}\.\d{5}":"### PAPER: /);
+    // Each row's own evidence as the prediction: every span locates in the row's papers.
+    const gold = lines.map((line) => {
+      const row = JSON.parse(line) as {
+        extra_info: { id: string };
+        reward_spec: { evidence: { paperId: string; selections: { text: string }[] }[] };
+      };
+      return {
+        id: row.extra_info.id,
+        spans: row.reward_spec.evidence.flatMap((e) =>
+          e.selections.map((selection) => ({ paperId: e.paperId, text: selection.text })),
+        ),
+      };
+    });
+    const pred = write('skyrl-pred.jsonl', gold);
+    const result = cli('score', '--dataset', rows, '--format', 'skyrl', '--pred', pred, '--json');
+    const out = JSON.parse(result.stdout) as {
+      n: number;
+      span_pooled_f1: number;
+      unlocated_gold: number;
+    };
+    expect(out.n).toBe(questions.length);
+    expect(out.unlocated_gold).toBe(0);
+    expect(out.span_pooled_f1).toBe(1);
+  });
+
   it('names bad arguments', () => {
     const format = cli('score', '--dataset', qasper, '--format', 'csv', '--pred', qasper);
     expect(format.status).toBe(1);

@@ -67,3 +67,4 @@ export {
   type EvalEvent,
   type StartedEval,
 } from './batch-eval.ts';
+export { evidenceReward, type EvidenceReward } from './reward.ts';
