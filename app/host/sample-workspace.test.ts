@@ -53,6 +53,28 @@ describe('the sample workspace', () => {
     expect(engine.runStore.list()).toHaveLength(1);
   }, 60_000);
 
+  it('forks the demo run on the real REPL: earlier turns rebuilt, the edited turn changes the answer', async () => {
+    await install();
+    const demo = engine.runStore.list()[0];
+    const original = demo?.answer as string[];
+    const fork = await engine.runs.fork({
+      runId: demo?.id ?? '',
+      agentId: '0',
+      turn: 2,
+      code: 'FINAL_VAR(evidence[-1:])',
+    });
+    const outcome = await fork.finished;
+    expect(outcome.error).toBeNull();
+    expect(outcome.answer).toEqual(original.slice(-1));
+    expect(original.length).toBeGreaterThan(1);
+    const view = foldRun(engine.runStore.events(fork.runId));
+    expect([...view.agents.keys()].sort()).toEqual(['0', '0.0', '0.0.0', '0.1', '0.2']);
+    expect(engine.runStore.get(fork.runId)).toMatchObject({
+      parentRunId: demo?.id,
+      status: 'done',
+    });
+  }, 120_000);
+
   it('leaves a workspace that already has runs alone, for good', async () => {
     const exported = `{"format":"rlm-studio.run","version":1,"run":${JSON.stringify({
       id: 'r',

@@ -42,6 +42,8 @@ interface RunRow {
   error: string | null;
   parent_run_id: string | null;
   score: number | null;
+  /** runs.score, else the newest eval result's (see scoreSql). */
+  effective_score?: number | null;
   source: string;
 }
 
@@ -78,7 +80,7 @@ function toSummary(row: RunRow): RunSummary {
     costUsd: row.cost_usd,
     error: row.error === null ? null : (JSON.parse(row.error) as { name: string; message: string }),
     parentRunId: row.parent_run_id,
-    score: row.score,
+    score: row.effective_score === undefined ? row.score : row.effective_score,
     source: row.source,
   };
 }
@@ -103,6 +105,13 @@ export class RunIdTakenError extends Error {
     );
   }
 }
+
+/**
+ * A run's score: its own (an imported reward, setScore) or else the newest eval result for it (the
+ * rubric when judged, else span F1).
+ */
+const scoreSql = `COALESCE(runs.score, (SELECT COALESCE(rubric, span_f1) FROM eval_results
+  WHERE eval_results.run_id = runs.id ORDER BY finished_at DESC LIMIT 1))`;
 
 function filterSql(filter: RunFilter): { where: string; params: (string | number)[] } {
   const clauses: string[] = [];
@@ -129,11 +138,11 @@ function filterSql(filter: RunFilter): { where: string; params: (string | number
     params.push(filter.parentRunId);
   }
   if (filter.minScore !== undefined) {
-    clauses.push('score >= ?');
+    clauses.push(`${scoreSql} >= ?`);
     params.push(filter.minScore);
   }
   if (filter.maxScore !== undefined) {
-    clauses.push('score <= ?');
+    clauses.push(`${scoreSql} <= ?`);
     params.push(filter.maxScore);
   }
   if (filter.minDurationMs !== undefined) {
@@ -194,7 +203,9 @@ export class RunStore {
     const limit = filter.limit !== undefined ? ` LIMIT ${filter.limit}` : '';
     return (
       this.#db
-        .prepare(`SELECT * FROM runs ${where} ORDER BY created_at DESC${limit}`)
+        .prepare(
+          `SELECT *, ${scoreSql} AS effective_score FROM runs ${where} ORDER BY created_at DESC${limit}`,
+        )
         .all(...params) as unknown as RunRow[]
     ).map(toSummary);
   }
@@ -265,7 +276,9 @@ export class RunStore {
 
   get(id: string): RunSummary {
     this.markInterrupted();
-    const row = this.#db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    const row = this.#db
+      .prepare(`SELECT *, ${scoreSql} AS effective_score FROM runs WHERE id = ?`)
+      .get(id) as RunRow | undefined;
     if (!row) throw new RunNotFoundError(id);
     return toSummary(row);
   }
