@@ -22,5 +22,7 @@ if (major < 24) {
 // The composition root: training/ adds the local model engine (`local:` models, `generate`).
 const { installCliExtensions } = await import('../app/cli/index.ts');
 const { engineCliExtensions } = await import('../training/engine/cli.ts');
+const { rlCliExtensions } = await import('../training/rl/cli.ts');
 installCliExtensions(engineCliExtensions());
+installCliExtensions(rlCliExtensions());
 await import('../app/cli/main.ts');

@@ -5,6 +5,7 @@ import { paperCommands } from './papers.ts';
 import { runCommands } from './runs.ts';
 import { endpointCommands } from './settings-endpoints.ts';
 import { evalCommands } from './evals.ts';
+import { trainCommands } from './training.ts';
 
 // Re-exported here because app/api/index.ts re-exports this file: the renderer reaches the
 // endpoint schemas and defaults only through index.ts.
@@ -80,6 +81,7 @@ export const commands = {
   ...runCommands,
   ...endpointCommands,
   ...evalCommands,
+  ...trainCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export interface CommandSpec {

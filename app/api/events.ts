@@ -6,6 +6,7 @@ import { paperEvents } from './papers.ts';
 import { runEvents } from './runs.ts';
 import { endpointEvents } from './settings-endpoints.ts';
 import { evalEvents } from './evals.ts';
+import { trainEvents } from './training.ts';
 
 const at = z.number().describe('milliseconds since the epoch, engine clock');
 
@@ -24,6 +25,7 @@ export const ApiEvent = z.discriminatedUnion('kind', [
   ...runEvents,
   ...endpointEvents,
   ...evalEvents,
+  ...trainEvents,
 ]);
 export type ApiEvent = z.infer<typeof ApiEvent>;
 export type ApiEventKind = ApiEvent['kind'];

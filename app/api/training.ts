@@ -67,3 +67,59 @@ export const StepMetrics = z.object({
   groups: z.array(z.object({ questionId: z.string(), rollouts: z.array(GroupRollout) })),
 });
 export type StepMetrics = z.infer<typeof StepMetrics>;
+
+export const TrainJobStatus = z.enum(['running', 'paused', 'done', 'failed']);
+export type TrainJobStatus = z.infer<typeof TrainJobStatus>;
+
+/** A local training job as the Train view lists it. */
+export const TrainJob = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.number(),
+  status: TrainJobStatus,
+  /** The last step logged, of `config.steps`. */
+  step: z.number().int().nonnegative(),
+  config: TrainConfig,
+  error: z.object({ name: z.string(), message: z.string() }).nullable(),
+});
+export type TrainJob = z.infer<typeof TrainJob>;
+
+const jobId = z.string().regex(/^[\w-]{1,80}$/, 'a job id');
+
+export const trainCommands = {
+  'train.jobs': {
+    summary: 'The training jobs of the workspace, newest first.',
+    request: z.object({}).strict(),
+    response: z.object({ jobs: z.array(TrainJob) }),
+  },
+  'train.start': {
+    summary: 'Starts a local training job in a process of its own; its steps stream as train.step.',
+    request: z.object({ name: z.string().trim().min(1).max(120), config: TrainConfig }).strict(),
+    response: z.object({ job: TrainJob }),
+  },
+  'train.metrics': {
+    summary: "A job's logged steps, for its charts.",
+    request: z.object({ jobId }).strict(),
+    response: z.object({ job: TrainJob, metrics: z.array(StepMetrics) }),
+  },
+  'train.stop': {
+    summary: 'Pauses a running job after its current step, with a checkpoint.',
+    request: z.object({ jobId }).strict(),
+    response: z.object({ stopping: z.boolean() }),
+  },
+  'train.resume': {
+    summary: 'Goes on with a paused or failed job from its last checkpoint.',
+    request: z.object({ jobId }).strict(),
+    response: z.object({ job: TrainJob }),
+  },
+} as const;
+
+export const trainEvents = [
+  z.object({
+    kind: z.literal('train.step'),
+    at: z.number(),
+    jobId: z.string(),
+    metrics: StepMetrics,
+  }),
+  z.object({ kind: z.literal('train.jobChanged'), at: z.number(), job: TrainJob }),
+] as const;

@@ -16,7 +16,9 @@ import { RunService, type SandboxFactory } from '../rlm/index.ts';
 import { EvalService } from '../evidence/index.ts';
 import { EvalStore, replayLookup, RunStore, type Workspace } from '../store/index.ts';
 import { findSavedEndpoint } from './endpoints-handlers.ts';
+import { trainingHandlers, type TrainerLauncher } from './training-handlers.ts';
 import { createEngineHost, type DialogService } from './engine.ts';
+import { spawnTrainer } from './trainer-process.ts';
 import type { Host } from './host.ts';
 
 export interface ComposeOptions {
@@ -29,6 +31,8 @@ export interface ComposeOptions {
   providers?: Readonly<Record<string, ProviderFactory>> | undefined;
   /** Where endpoint keys are kept; the workspace's file vault unless the shell has a keychain. */
   vault?: ApiKeyVault | undefined;
+  /** Starts the local trainer process on a job folder (training/, through the launcher). */
+  trainer?: TrainerLauncher | undefined;
   now?: () => number;
 }
 
@@ -68,7 +72,18 @@ export function composeEngine(options: ComposeOptions): Engine {
   const evalStore = new EvalStore(workspace.db);
   evalStore.markInterrupted();
   const evals = new EvalService({ papers, runs, runStore, evals: evalStore, providers });
+  // The training handlers emit through the host they are part of, built just below.
+  const target: { host?: Host } = {};
+  const { dispose: disposeTraining, ...training } = trainingHandlers(
+    workspace.dir,
+    (event) => {
+      target.host?.emit(event);
+    },
+    options.now ?? Date.now,
+    { launcher: options.trainer ?? spawnTrainer },
+  );
   const host = createEngineHost({
+    training,
     evals,
     evalStore,
     workspace,
@@ -80,6 +95,7 @@ export function composeEngine(options: ComposeOptions): Engine {
     runStore,
     ...(options.now ? { now: options.now } : {}),
   });
+  target.host = host;
   return {
     host,
     papers,
@@ -89,6 +105,7 @@ export function composeEngine(options: ComposeOptions): Engine {
     evalStore,
     providers,
     async dispose() {
+      disposeTraining();
       await evals.dispose();
       await runs.dispose();
       await papers.dispose();

@@ -12,6 +12,7 @@ import { evalHandlers } from './evals-handlers.ts';
 import { paperHandlers } from './papers-handlers.ts';
 import { runHandlers } from './runs-handlers.ts';
 import { createHost, type Host } from './host.ts';
+import { trainingHandlers, type TrainingHandlers } from './training-handlers.ts';
 
 export class NativeDialogUnavailableError extends Error {
   override readonly name = 'NativeDialogUnavailableError';
@@ -40,6 +41,8 @@ export interface EngineOptions {
   dialogs?: DialogService | undefined;
   /** Where model endpoint keys are kept (the desktop app passes the OS keychain's). */
   vault?: ApiKeyVault | undefined;
+  /** The training jobs' handlers (compose.ts builds them with the trainer launcher). */
+  training?: TrainingHandlers | undefined;
   now?: () => number;
 }
 
@@ -86,6 +89,7 @@ export function createEngineHost(options: EngineOptions): Host {
       now,
       { vault: options.vault },
     ),
+    ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),
     'app.info': () => ({
       name: 'RLM Studio',
       version,

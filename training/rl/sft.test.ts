@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../app/api/index.ts';
 import { JobFiles } from './job-files.ts';
 import { runSftJob, selectSftTurns } from './sft.ts';
-import { TablePolicy, toyRun } from './table-policy.test-support.ts';
+import { TablePolicy, toyRun } from './toy-task.ts';
 import { TrainingInputError } from './trainer.ts';
 
 const replError: RunEvent = {

@@ -4,20 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StepMetrics } from '../../app/api/index.ts';
 import { JobFiles } from './job-files.ts';
-import { TablePolicy, toyRun } from './table-policy.test-support.ts';
+import { TablePolicy, toyEnvironment, toyQuestions, type ToyQuestion } from './toy-task.ts';
 import { batchFor, runGrpoJob, TrainingInputError, type TrainJobOptions } from './trainer.ts';
 
-// A toy task the table policy can learn: after 'x' the right answer is 'a', after 'y' it is 'b'.
-// Every rollout also spawns a child (prompt ending in 'z') whose turn inherits the root's advantage.
-interface ToyQuestion {
-  id: string;
-  context: string;
-  good: string;
-}
-const questions: ToyQuestion[] = [
-  { id: 'q-x', context: 'x', good: 'a' },
-  { id: 'q-y', context: 'y', good: 'b' },
-];
+const questions = toyQuestions;
 
 function job(
   policy: TablePolicy,
@@ -37,31 +27,7 @@ function job(
     checkpointEvery: 5,
     ...overrides,
   };
-  return {
-    policy,
-    questions,
-    dir,
-    config,
-    rollout: (question: ToyQuestion, request: { seed: number; step: number; index: number }) => {
-      const root =
-        policy.vocabulary[policy.sample(policy.id(question.context), request.seed)] ?? '?';
-      const child = policy.vocabulary[policy.sample(policy.id('z'), request.seed + 1)] ?? '?';
-      const runId = `run-${request.step}-${question.id}-${request.index}`;
-      return Promise.resolve({
-        runId,
-        events: toyRun(`question ${question.context}`, root, { prompt: 'sub z', answer: child }),
-      });
-    },
-    reward: (question: ToyQuestion, outcome: { events: ReturnType<typeof toyRun> }) => {
-      const done = outcome.events.find((e) => e.kind === 'model.done' && e.agentId === '0');
-      const right = done?.kind === 'model.done' && done.text === question.good;
-      return Promise.resolve({
-        reward: right ? 1 : 0,
-        precision: right ? 1 : 0,
-        recall: right ? 1 : 0,
-      });
-    },
-  };
+  return { policy, questions, dir, config, ...toyEnvironment(policy) };
 }
 
 const figures = (m: StepMetrics) => ({ ...m, at: 0, elapsedMs: 0, tokensPerSecond: 0 });
@@ -87,7 +53,7 @@ describe('runGrpoJob', () => {
     const late = result.metrics.slice(-3).reduce((s, m) => s + (m.rewardMean ?? 0), 0) / 3;
     expect(late - early).toBeGreaterThan(0.5);
     const first = result.metrics[0];
-    expect(first?.groups.map((g) => g.questionId).sort()).toEqual(['q-x', 'q-y']);
+    expect(first?.groups.map((g) => g.questionId).sort()).toEqual(['toy-x', 'toy-y']);
     expect(first?.groups[0]?.rollouts).toHaveLength(8);
     expect(first?.turnsPerRollout).toBe(2);
     expect(first?.childrenPerRollout).toBe(1);

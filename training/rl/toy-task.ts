@@ -1,6 +1,8 @@
-// A small trainable policy with exact gradients for trainer tests: a bigram table over characters,
-// the first response character conditioned on the prompt's last character. The adapter is a delta
-// on the base table, so the reference policy (adapter off) is the base table itself.
+// The toy task (`baseModel: 'toy:bigram'`): a trainer demo and test bed that needs no model. The
+// policy is a bigram table over characters with exact gradients, the first response character
+// conditioned on the prompt's last one; the adapter is a delta on the base table, so the reference
+// policy (adapter off) is the base table. Questions: after 'x' answer 'a', after 'y' answer 'b';
+// each rollout's root also spawns one child, whose turn inherits the root's advantage.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunEvent } from '../../app/api/index.ts';
@@ -186,4 +188,38 @@ export function toyRun(
       error: null,
     },
   ];
+}
+
+export const TOY_MODEL = 'toy:bigram';
+
+export interface ToyQuestion {
+  id: string;
+  context: string;
+  good: string;
+}
+
+export const toyQuestions: readonly ToyQuestion[] = [
+  { id: 'toy-x', context: 'x', good: 'a' },
+  { id: 'toy-y', context: 'y', good: 'b' },
+];
+
+/** Rollouts and rewards of the toy task, sampled from `policy` with each rollout's seed. */
+export function toyEnvironment(policy: TablePolicy) {
+  return {
+    rollout: (question: ToyQuestion, request: { seed: number; step: number; index: number }) => {
+      const root =
+        policy.vocabulary[policy.sample(policy.id(question.context), request.seed)] ?? '?';
+      const child = policy.vocabulary[policy.sample(policy.id('z'), request.seed + 1)] ?? '?';
+      return Promise.resolve({
+        runId: `toy-${request.step}-${question.id}-${request.index}`,
+        events: toyRun(`question ${question.context}`, root, { prompt: 'sub z', answer: child }),
+      });
+    },
+    reward: (question: ToyQuestion, outcome: { events: readonly RunEvent[] }) => {
+      const done = outcome.events.find((e) => e.kind === 'model.done' && e.agentId === '0');
+      const right = done?.kind === 'model.done' && done.text === question.good;
+      const score = right ? 1 : 0;
+      return Promise.resolve({ reward: score, precision: score, recall: score });
+    },
+  };
 }

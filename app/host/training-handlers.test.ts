@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TrainConfig, type ApiEvent, type ApiEventOf, type TrainJob } from '../api/index.ts';
+import { spawnTrainer } from './trainer-process.ts';
+import {
+  TrainJobNotFoundError,
+  trainingHandlers,
+  TrainerUnavailableError,
+} from './training-handlers.ts';
+
+// The real launcher: `rlm-studio train-job DIR` in a child process, on the toy task.
+let dir: string;
+let events: ApiEvent[];
+let handlers: ReturnType<typeof trainingHandlers>;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rlm-train-host-'));
+  events = [];
+  handlers = trainingHandlers(dir, (event) => events.push(event), Date.now, {
+    launcher: spawnTrainer,
+    pollMs: 50,
+  });
+});
+afterEach(() => {
+  handlers.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const toy = (steps: number) =>
+  TrainConfig.parse({
+    baseModel: 'toy:bigram',
+    lora: {},
+    steps,
+    checkpointEvery: 2,
+    batchSize: 2,
+    learningRate: 4,
+  });
+
+async function until(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!predicate()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+const changes = (status: TrainJob['status']) =>
+  events.filter(
+    (e): e is ApiEventOf<'train.jobChanged'> =>
+      e.kind === 'train.jobChanged' && e.job.status === status,
+  );
+const steps = () => events.filter((e): e is ApiEventOf<'train.step'> => e.kind === 'train.step');
+
+describe('training jobs', () => {
+  it('runs a job in its own process and streams every step', async () => {
+    const { job } = await handlers['train.start']({ name: 'toy run', config: toy(6) });
+    expect(job.status).toBe('running');
+    await until(() => changes('done').length > 0);
+    expect(steps().map((e) => e.metrics.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    const { job: done, metrics } = await handlers['train.metrics']({ jobId: job.id });
+    expect(done).toMatchObject({ status: 'done', step: 6, error: null });
+    expect(metrics.at(-1)?.rewardMean).toBeGreaterThan(metrics[0]?.rewardMean ?? 1);
+    expect((await handlers['train.jobs']({})).jobs.map((j) => j.id)).toEqual([job.id]);
+  }, 60_000);
+
+  it('pauses a job at a step boundary and resumes it from its checkpoint', async () => {
+    const { job } = await handlers['train.start']({ name: 'long', config: toy(100_000) });
+    await until(() => steps().length >= 3);
+    expect(await handlers['train.stop']({ jobId: job.id })).toEqual({ stopping: true });
+    await until(() => changes('paused').length > 0);
+    const paused = (await handlers['train.metrics']({ jobId: job.id })).job;
+    expect(paused.status).toBe('paused');
+    await handlers['train.resume']({ jobId: job.id });
+    await until(() => steps().some((e) => e.metrics.step > paused.step));
+    await handlers['train.stop']({ jobId: job.id });
+    await until(() => changes('paused').length > 1);
+    const { metrics } = await handlers['train.metrics']({ jobId: job.id });
+    // One unbroken history: every step once, in order.
+    expect(metrics.map((m) => m.step)).toEqual(metrics.map((_, i) => i + 1));
+  }, 60_000);
+
+  it('fails a job it cannot train, with the trainer’s reason', async () => {
+    const { job } = await handlers['train.start']({
+      name: 'real model',
+      config: TrainConfig.parse({ baseModel: '/models/qwen3-0.6b', lora: {} }),
+    });
+    await until(() => changes('failed').length > 0);
+    const failed = changes('failed')[0]?.job;
+    expect(failed?.error?.message).toMatch(/LocalTrainingUnavailableError|needs the local engine/);
+    expect(failed?.id).toBe(job.id);
+  }, 60_000);
+
+  it('names a missing job and an engine without a trainer', async () => {
+    await expect(handlers['train.metrics']({ jobId: 'nope' })).rejects.toThrow(
+      TrainJobNotFoundError,
+    );
+    const bare = trainingHandlers(dir, () => undefined, Date.now);
+    await expect(bare['train.start']({ name: 'x', config: toy(1) })).rejects.toThrow(
+      TrainerUnavailableError,
+    );
+  });
+});

@@ -1,0 +1,52 @@
+// `rlm-studio train-job DIR`: runs the training job in DIR (job.json, written by the app) until its
+// last step, printing one line per step. SIGTERM or SIGINT pauses it after the current step, with a
+// checkpoint; started again on the same folder it resumes (the app's Train view does both).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { z } from 'zod';
+import { TrainConfig } from '../../app/api/index.ts';
+import { runGrpoJob } from './trainer.ts';
+import { TablePolicy, TOY_MODEL, toyEnvironment, toyQuestions } from './toy-task.ts';
+
+export class LocalTrainingUnavailableError extends Error {
+  override name = 'LocalTrainingUnavailableError';
+}
+
+export function trainJobCommand(): Command {
+  return new Command('train-job')
+    .description('run a training job folder written by the Train view (pauses on SIGTERM)')
+    .argument('<dir>', 'the job folder (holds job.json)')
+    .action(async (dir: string) => {
+      const text = await readFile(join(dir, 'job.json'), 'utf8');
+      const { config } = z.object({ config: TrainConfig }).parse(JSON.parse(text));
+      const controller = new AbortController();
+      const pause = () => {
+        controller.abort();
+      };
+      process.once('SIGTERM', pause);
+      process.once('SIGINT', pause);
+      if (config.baseModel !== TOY_MODEL) {
+        throw new LocalTrainingUnavailableError(
+          `training '${config.baseModel}' needs the local engine's trainable model (LoRA and per-token log-probabilities, issue #7), which is not built yet; use '${TOY_MODEL}' to try the trainer`,
+        );
+      }
+      const policy = new TablePolicy('xyzab');
+      const result = await runGrpoJob({
+        policy,
+        questions: toyQuestions,
+        ...toyEnvironment(policy),
+        config,
+        dir,
+        signal: controller.signal,
+        onStep: (m) => {
+          process.stdout.write(
+            `step ${m.step}/${config.steps} reward ${m.rewardMean?.toFixed(3) ?? '-'} loss ${m.loss.toFixed(4)}\n`,
+          );
+        },
+      });
+      process.stdout.write(
+        result.stopped ? `paused at step ${result.steps}\n` : `done: ${result.steps} steps\n`,
+      );
+    });
+}
