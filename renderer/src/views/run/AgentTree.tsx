@@ -9,7 +9,7 @@ import {
   type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { AgentCard } from './AgentCard.tsx';
 import type { RunSnapshot } from './run-store.ts';
 import { TreeGraphBuilder, type AgentCardNode } from './tree-graph.ts';
@@ -69,8 +69,9 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
   const userMoved = useRef(false);
 
   // Frame the tree: a small tree is kept whole in view as it grows (until the user pans or zooms);
-  // a large one opens on its root at a readable zoom.
-  useEffect(() => {
+  // a large one opens on its root at a readable zoom. Called on each layout and once React Flow is
+  // ready, whichever comes last.
+  const frame = useEffectEvent(() => {
     const instance = flow.current;
     if (!instance || points.size === 0 || userMoved.current) return;
     if (points.size <= fitAllUpTo) {
@@ -81,6 +82,9 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
       const root = points.get('0') ?? { x: 0, y: 0 };
       void instance.setCenter(root.x + nodeWidth / 2, root.y + nodeHeight * 2, { zoom: 0.9 });
     }
+  });
+  useEffect(() => {
+    frame();
   }, [points]);
 
   // Keep the selected agent in sight (keyboard moves, links).
@@ -117,6 +121,7 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
         nodeTypes={nodeTypes}
         onInit={(instance) => {
           flow.current = instance;
+          frame();
         }}
         onNodeClick={onNodeClick}
         onMoveStart={(event) => {

@@ -51,6 +51,6 @@ describe('TreeGraphBuilder', () => {
   });
 
   it('cuts long sub-questions for the edge label', () => {
-    expect(edgeLabel('a  b\n' + 'c'.repeat(100))).toHaveLength(48);
+    expect(edgeLabel('a  b\n' + 'c'.repeat(100))).toHaveLength(26);
   });
 });

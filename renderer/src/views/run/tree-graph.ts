@@ -25,7 +25,8 @@ interface Cached {
 /** Running agents' clocks advance in whole seconds: their cards redraw at most once a second. */
 const tickMs = 1000;
 
-export const edgeLabelChars = 48;
+/** Short enough that sibling edges' labels (at their midpoints) do not run into each other. */
+export const edgeLabelChars = 26;
 
 export function edgeLabel(prompt: string): string {
   return cut(prompt, edgeLabelChars);

@@ -6,7 +6,7 @@ import { Graph, layout } from '@dagrejs/dagre';
 
 export const nodeWidth = 232;
 export const nodeHeight = 92;
-const nodeGap = 24;
+const nodeGap = 40;
 const rankGap = 72;
 export const dagreLimit = 160;
 

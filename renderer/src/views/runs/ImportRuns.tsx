@@ -1,0 +1,102 @@
+// Import run logs: our own export, alexzhang13/rlm logs (children nested in rlm_calls become child
+// agents) or SkyRL eval dumps. The file's text goes to runs.import; the report lists what came in
+// (each run a link) and every line that could not.
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { CommandResponse } from '../../../../app/api/index.ts';
+import { useApi } from '../../api/ApiContext.tsx';
+import { describeFailure, type Failure } from '../papers/failure.ts';
+import { runHref } from '../run/route.ts';
+
+type Format = 'auto' | 'ours' | 'rlm-log' | 'skyrl';
+type Report = CommandResponse<'runs.import'>;
+
+export function ImportRuns() {
+  const api = useApi();
+  const [format, setFormat] = useState<Format>('auto');
+  const [state, setState] = useState<
+    | { status: 'idle' }
+    | { status: 'importing'; name: string }
+    | { status: 'done'; name: string; report: Report }
+    | { status: 'failed'; name: string; failure: Failure }
+  >({ status: 'idle' });
+
+  const importFile = async (file: File) => {
+    setState({ status: 'importing', name: file.name });
+    try {
+      const text = await file.text();
+      const report = await api.call('runs.import', { text, format, name: file.name });
+      setState({ status: 'done', name: file.name, report });
+    } catch (error) {
+      setState({ status: 'failed', name: file.name, failure: describeFailure(error) });
+    }
+  };
+
+  return (
+    <section className="runs-import" aria-label="Import runs">
+      <label className="runs-inline">
+        Import a log
+        <select
+          data-testid="runs-import-format"
+          value={format}
+          onChange={(event) => {
+            setFormat(event.target.value as Format);
+          }}
+        >
+          <option value="auto">format: detect</option>
+          <option value="ours">RLM Studio export</option>
+          <option value="rlm-log">alexzhang13/rlm log</option>
+          <option value="skyrl">SkyRL eval dump</option>
+        </select>
+        <input
+          type="file"
+          accept=".jsonl,.json,.ndjson,.txt"
+          data-testid="runs-import-input"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void importFile(file);
+          }}
+        />
+      </label>
+      {state.status === 'importing' && <p className="papers-muted">Importing {state.name}…</p>}
+      {state.status === 'failed' && (
+        <p className="run-failure" role="alert" data-testid="runs-import-failure">
+          {state.name} could not be imported. {state.failure.name}: {state.failure.message}
+        </p>
+      )}
+      {state.status === 'done' && (
+        <div
+          className="runs-import-report"
+          data-testid="runs-import-report"
+          data-format={state.report.format}
+        >
+          <p>
+            {state.name}: {state.report.runs.length} runs imported as {state.report.format}
+            {state.report.problems.length > 0 &&
+              `, ${String(state.report.problems.length)} lines skipped`}
+            .
+          </p>
+          <ul>
+            {state.report.runs.map((run) => (
+              <li key={run.runId} data-testid="runs-imported" data-run={run.runId}>
+                <Link to={runHref({ runId: run.runId })} className="papers-link">
+                  {run.question || run.runId}
+                </Link>{' '}
+                <span className="papers-muted">
+                  {run.agents} agents · {run.turns} turns · {run.status}
+                  {run.renamedFrom !== null && ` · renamed from ${run.renamedFrom}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {state.report.problems.map((problem) => (
+            <p key={problem.line} className="run-failure">
+              line {problem.line}: {problem.name}: {problem.message}
+            </p>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
