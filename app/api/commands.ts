@@ -6,6 +6,7 @@ import { runCommands } from './runs.ts';
 import { endpointCommands } from './settings-endpoints.ts';
 import { evalCommands } from './evals.ts';
 import { trainCommands } from './training.ts';
+import { runEvaluationCommands } from './run-evaluation.ts';
 
 // Re-exported here because app/api/index.ts re-exports this file: the renderer reaches the
 // endpoint schemas and defaults only through index.ts.
@@ -82,6 +83,7 @@ export const commands = {
   ...endpointCommands,
   ...evalCommands,
   ...trainCommands,
+  ...runEvaluationCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export interface CommandSpec {

@@ -77,6 +77,7 @@ export function createEngineHost(options: EngineOptions): Host {
         host.emit(event);
       },
       now,
+      options.evalStore,
     ),
     ...evalHandlers(options.evals, options.evalStore, (event) => {
       host.emit(event);

@@ -113,6 +113,36 @@ describe('runs commands', () => {
     expect(streamed.at(-1)).toMatchObject({ event: { kind: 'run.finished', status: 'canceled' } });
   });
 
+  it("gives a run's newest eval result (gold spans, scores), or null", async () => {
+    const { runs } = await call<{ runs: { runId: string }[] }>('runs.import', {
+      text: readFileSync(realLog, 'utf8'),
+    });
+    const runId = runs[0]?.runId ?? '';
+    expect(await call('runs.evaluation', { runId })).toEqual({ result: null });
+    workspace.db
+      .prepare(
+        `INSERT INTO evals (id, created_at, updated_at, status, dataset_path, dataset_name, format, options, model, total)
+         VALUES ('e', 1, 1, 'done', 'd', 'd', 'ours', '{}', 'm', 1)`,
+      )
+      .run();
+    const gold = [{ paperId: 'p', text: 'gold span', location: null }];
+    workspace.db
+      .prepare(
+        `INSERT INTO eval_results (eval_id, question_id, seq, run_id, status, question, set_name, paper_ids, spans, gold,
+           span_f1, rubric, latency_ms, input_tokens, output_tokens, finished_at)
+         VALUES ('e', 'q', 0, ?, 'done', 'q', 's', '["p"]', '[]', ?, 0.5, 0.75, 1, 1, 1, 5)`,
+      )
+      .run(runId, JSON.stringify(gold));
+    const { result } = await call<{ result: { gold: unknown; rubric: number } }>(
+      'runs.evaluation',
+      {
+        runId,
+      },
+    );
+    expect(result).toMatchObject({ gold, rubric: 0.75, evalId: 'e' });
+    await expect(call('runs.evaluation', { runId: 'nope' })).rejects.toThrow(/RunNotFoundError/);
+  });
+
   it('answers a file it cannot read with a named error', async () => {
     await expect(call('runs.import', { text: '{"a":1}\n', name: 'x.jsonl' })).rejects.toThrow(
       /UnknownRunLogFormatError: 'x.jsonl' is not a run log/,

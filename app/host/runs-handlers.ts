@@ -9,7 +9,7 @@ import {
   storeSyntheticRun,
   streamSyntheticRun,
 } from '../runs-io/index.ts';
-import type { RunStore } from '../store/index.ts';
+import type { EvalStore, RunStore } from '../store/index.ts';
 
 type RunCommand =
   | 'runs.start'
@@ -20,7 +20,8 @@ type RunCommand =
   | 'runs.export'
   | 'runs.import'
   | 'runs.fork'
-  | 'runs.synthetic';
+  | 'runs.synthetic'
+  | 'runs.evaluation';
 
 export type RunHandlers = {
   [C in RunCommand]: (args: CommandArgs<C>) => Promise<CommandResponse<C>> | CommandResponse<C>;
@@ -38,6 +39,7 @@ export function runHandlers(
   store: RunStore,
   emit: (event: ApiEvent) => void,
   now: () => number = Date.now,
+  evals: EvalStore | null = null,
 ): RunHandlers {
   runs.onEvent((runId, event) => {
     emit({ kind: 'runs.event', at: event.at, runId, event });
@@ -100,6 +102,10 @@ export function runHandlers(
       synthetic.set(playing.runId, controller);
       void playing.finished.finally(() => synthetic.delete(playing.runId));
       return { runId: playing.runId, events: playing.events };
+    },
+    'runs.evaluation': ({ runId }) => {
+      store.get(runId);
+      return { result: evals?.resultForRun(runId) ?? null };
     },
     'runs.import': ({ text, format, name }) => {
       const report = importRunLog(store, text, {

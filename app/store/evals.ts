@@ -255,6 +255,14 @@ export class EvalStore {
     ).map(toResult);
   }
 
+  /** The newest eval result recorded for a run (its gold spans and scores), or null. */
+  resultForRun(runId: string): EvalResult | null {
+    const row = this.#db
+      .prepare('SELECT * FROM eval_results WHERE run_id = ? ORDER BY finished_at DESC LIMIT 1')
+      .get(runId) as ResultRow | undefined;
+    return row ? toResult(row) : null;
+  }
+
   finish(
     id: string,
     status: EvalStatus,
