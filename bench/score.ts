@@ -3,7 +3,19 @@
 // span, character-span F1, official Evidence-F1). Expected: Evidence-F1 1.0 and pooled span F1 1.0
 // in under 10 s. Then the multi-paper variant and a noisy copy (lowercased, spaces collapsed) for
 // the location methods. Prints figures, then one JSON line.
-import { loadDataset, paperLookup, scoreDataset } from '../app/evidence/index.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  evidencePaper,
+  loadDataset,
+  PaperIndex,
+  paperLookup,
+  parseQasperDataset,
+  scoreDataset,
+} from '../app/evidence/index.ts';
+import { PaperLibrary } from '../app/papers/index.ts';
+import { openWorkspace } from '../app/store/index.ts';
 
 const tarball = new URL(
   '../../shared/data/qasper/qasper-test-and-evaluator-v0.3.tgz',
@@ -53,6 +65,46 @@ console.log(
   `noisy copies: located by ${JSON.stringify(noisy.methods)}, unlocated ${noisy.unlocated.predicted}; Evidence-F1 ${noisy.evidence_f1?.toFixed(4) ?? '-'}, pooled span F1 ${noisy.pooled.f1.toFixed(4)} in ${noisyS.toFixed(2)} s`,
 );
 
+// QASPER's evidence (S2ORC text) located in our PDF text of the two QASPER papers in papers/.
+const shared = new URL('../../shared/data/', import.meta.url).pathname;
+const scratch = mkdtempSync(join(tmpdir(), 'bench-score-'));
+const workspace = openWorkspace(scratch);
+const library = new PaperLibrary(workspace.db, { poolSize: 2 });
+await library.importPaths('pdf', [
+  join(shared, 'papers', '1602.03483v1.pdf'),
+  join(shared, 'papers', '1803.02155.pdf'),
+]);
+const subsetPath = join(shared, 'qasper', 'qasper_test_v0.3_subset_papers_with_pdf.json');
+const subset = parseQasperDataset(subsetPath, new Uint8Array(readFileSync(subsetPath)));
+const pdfMethods: Record<string, number> = {};
+let pdfSpans = 0;
+const pdfMisses: string[] = [];
+for (const paper of library.store.texts('pdf')) {
+  const index = new PaperIndex(
+    evidencePaper(paper.id, paper.title, paper.abstract, paper.fullText),
+  );
+  const cited = new Set(
+    subset.questions
+      .filter((q) => q.paperIds?.[0] === paper.id)
+      .flatMap((q) => (q.annotations ?? []).flat()),
+  );
+  for (const text of cited) {
+    const found = index.locate(text);
+    const key = found ? found.method : 'unlocated';
+    if (!found) pdfMisses.push(text.slice(0, 60));
+    pdfMethods[key] = (pdfMethods[key] ?? 0) + 1;
+    pdfSpans++;
+  }
+}
+await library.dispose();
+workspace.close();
+rmSync(scratch, { recursive: true, force: true });
+const pdfLocated = pdfSpans - (pdfMethods.unlocated ?? 0);
+console.log(
+  `QASPER evidence in PDF text (1602.03483, 1803.02155): ${pdfLocated}/${pdfSpans} located ${JSON.stringify(pdfMethods)}`,
+);
+for (const miss of pdfMisses) console.log(`  unlocated: ${JSON.stringify(miss)}`);
+
 console.log(
   JSON.stringify({
     questions: summary.n,
@@ -68,5 +120,7 @@ console.log(
     noisy_span_f1_pooled: noisy.pooled.f1,
     noisy_unlocated: noisy.unlocated.predicted,
     noisy_s: noisyS,
+    pdf_evidence_spans: pdfSpans,
+    pdf_evidence_located: pdfLocated,
   }),
 );

@@ -66,6 +66,35 @@ describe('PaperIndex.locate', () => {
     expect(index.locate(span, { threshold: 0.95 })).toBeNull();
   });
 
+  it('aligns long spans by anchors past a footnote and different citations', () => {
+    const pdf = evidencePaper(
+      'pdf',
+      'T',
+      '',
+      'Setup\nRepresentations are applied to six classifica-\ntion tasks: paraphrase identification (MSRP)\n' +
+        '(Dolan et al., 2004), movie review sentiment (MR) (Pang and Lee, 2005) and question\n' +
+        '1 See the contrasting conclusions in (Mitchell and Lapata, 2008) among others.\n\n' +
+        'type classification (TREC) (Voorhees, 2002). We follow the procedure of Kiros et al. (2015):\n' +
+        'a logistic regression classifier is trained on top of the sentence representations.\nNext section',
+    );
+    const span =
+      'Representations are applied to six classification tasks: paraphrase identification (MSRP) BIBREF30 , ' +
+      'movie review sentiment (MR) BIBREF31 and question type classification (TREC) BIBREF35 . We follow ' +
+      'the procedure of kiros2015skip: a logistic regression classifier is trained on top of the sentence representations.';
+    const found = new PaperIndex(pdf).locate(span);
+    expect(found?.method).toBe('approximate');
+    expect(found?.similarity).toBeGreaterThan(0.85);
+    const text = pdf.text.slice(found?.start, found?.end);
+    expect(text.startsWith('Representations are applied')).toBe(true);
+    expect(text.endsWith('sentence representations.')).toBe(true);
+    // Most of it elsewhere: below the threshold, unlocated.
+    expect(
+      new PaperIndex(pdf).locate(
+        'Representations are applied to six classification tasks, then something else entirely happens in a long tail that this paper never says at all.',
+      ),
+    ).toBeNull();
+  });
+
   it('strips QASPER caption markers and rejects empty spans', () => {
     const withCaption = evidencePaper('p2', 'T', '', 'Table 1: Scores of all models.');
     expect(

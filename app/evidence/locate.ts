@@ -2,7 +2,7 @@
 // normalised (case, whitespace, line-end hyphenation, ligatures, quotes, dashes: app/papers'
 // folding); S2ORC placeholders (BIBREF/TABREF/FIGREF/SECREF/INLINEFORM/DISPLAYFORM tokens and
 // LaTeX cut out, the pieces found in order with short gaps between); approximate (an edit-distance
-// alignment whose similarity must reach a threshold). Of several equal matches, one that starts and
+// alignment, or for long spans an alignment by anchors, whose similarity must reach a threshold). Of several equal matches, one that starts and
 // ends on line boundaries wins (a copied paragraph or heading), else the first.
 import {
   approximateMatches,
@@ -10,6 +10,7 @@ import {
   sourceRange,
   type FoldedText,
 } from '../papers/search/index.ts';
+import { anchoredAlignment, CUT } from './anchored-alignment.ts';
 import type { EvidencePaper } from './question.ts';
 
 export type LocateMethod = 'exact' | 'normalised' | 'placeholders' | 'approximate';
@@ -33,6 +34,8 @@ export interface LocateOptions {
 export const DEFAULT_THRESHOLD = 0.85;
 /** Shorter spans are too ambiguous to align approximately. */
 const MIN_APPROXIMATE_LENGTH = 16;
+/** Spans long enough to align by anchors (several chunks of 20+ characters). */
+const MIN_ANCHORED_LENGTH = 80;
 const MAX_OCCURRENCES = 64;
 /** Characters a placeholder's replacement may take in the text ("[12]", "(Smith et al., 2019)"). */
 const PLACEHOLDER_GAP = 80;
@@ -138,11 +141,22 @@ export class PaperIndex {
     for (const match of approximateMatches(this.folded.text, pattern, maxEdits)) {
       if (!best || match.distance < best.distance) best = match;
     }
-    if (!best) return null;
+    if (best)
+      return this.#location(
+        this.#foldedToSource(best.start, best.end),
+        'approximate',
+        1 - best.distance / pattern.length,
+      );
+    // Long spans: whole stretches may differ (a footnote inside, a citation key): align by anchors.
+    if (pattern.length < MIN_ANCHORED_LENGTH) return null;
+    PLACEHOLDER.lastIndex = 0;
+    const cut = foldedPattern(span.replace(PLACEHOLDER, ` ${CUT} `)).replace(/ {2,}/g, ' ');
+    const anchored = anchoredAlignment(this.folded.text, cut);
+    if (!anchored || anchored.coverage < threshold) return null;
     return this.#location(
-      this.#foldedToSource(best.start, best.end),
+      this.#foldedToSource(anchored.start, anchored.end),
       'approximate',
-      1 - best.distance / pattern.length,
+      anchored.coverage,
     );
   }
 
