@@ -23,3 +23,4 @@ export {
 export * from './agent-tree.ts';
 export * from './tree-search.ts';
 export * from './subtree-export.ts';
+export * from './run-compare.ts';
