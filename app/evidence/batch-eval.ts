@@ -29,7 +29,7 @@ import { scoreQuestion } from './score.ts';
 
 export interface EvalDependencies {
   papers: PaperLibrary;
-  runs: { start(request: StartRunRequest): Promise<StartedRun> };
+  runs: { start(request: StartRunRequest): Promise<StartedRun>; warm?(): Promise<void> };
   runStore: RunStore;
   evals: EvalStore;
   providers: (spec: string) => Provider | Promise<Provider>;
@@ -269,6 +269,8 @@ export class EvalService {
       let status: EvalStatus = 'done';
       let failure: { name: string; message: string } | null = null;
       try {
+        // The sandbox boots once, before the clock of any question starts.
+        if (pending.length > 0) await this.#deps.runs.warm?.();
         await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
         if (controller.signal.aborted) status = 'canceled';
       } catch (error) {

@@ -194,6 +194,11 @@ export class RunService {
     return this.#active.has(runId);
   }
 
+  /** Starts the shared sandbox now, so the first run's latency is its own (batch evals time runs). */
+  async warm(): Promise<void> {
+    await this.#sandboxFor();
+  }
+
   cancel(runId: string): boolean {
     const run = this.#active.get(runId);
     run?.cancel();
