@@ -41,3 +41,13 @@ export {
 export { LocalProvider } from './local-provider.ts';
 export { localProviderFactory } from './local-provider-factory.ts';
 export { createDecoder } from './create-decoder.ts';
+export { Trainer, type TrainerOptions } from './trainer.ts';
+export {
+  HF_MODULE_NAMES,
+  initLoraArrays,
+  resolveTargets,
+  type LoraArrays,
+  type LoraConfig,
+} from './lora.ts';
+export { loadAdapter, mergeLora, saveAdapter } from './adapter-io.ts';
+export { AdamW, learningRateAt, type AdamWOptions, type LrSchedule } from './optimizer.ts';

@@ -38,22 +38,23 @@ export interface JaxWeights {
   lmHead: Arr;
 }
 
-export function toDevice(a: Float32Array, shape: number[]): Arr {
+export function toDevice(a: Float32Array, shape: number[], dtype: np.DType = np.float32): Arr {
   // Weights never live in shared memory; the narrower type is what jax-js asks for.
-  return np.array(a as Float32Array<ArrayBuffer>, { shape });
+  const array = np.array(a as Float32Array<ArrayBuffer>, { shape });
+  return dtype === np.float32 ? array : array.astype(dtype);
 }
 
-/** Uploads `weights` with each linear as [in, out]. */
-export function uploadWeights(model: DecoderModel): JaxWeights {
+/** Uploads `weights` with each linear as [in, out] (float64 for gradient checks). */
+export function uploadWeights(model: DecoderModel, dtype: np.DType = np.float32): JaxWeights {
   const { config: c, weights: w } = model;
   const transposed = (a: Float32Array, out: number, inp: number): Arr =>
-    toDevice(a, [out, inp]).transpose().astype(np.float32);
+    toDevice(a, [out, inp], dtype).transpose().astype(dtype);
   const optional = (key: string, a: Float32Array | null): Record<string, Arr> =>
-    a ? { [key]: toDevice(a, [a.length]) } : {};
+    a ? { [key]: toDevice(a, [a.length], dtype) } : {};
   const qDim = c.nHeads * c.headDim;
   const kvDim = c.nKvHeads * c.headDim;
   const layer = (l: LayerWeights): JaxLayer => ({
-    attnNorm: toDevice(l.attnNorm, [c.dim]),
+    attnNorm: toDevice(l.attnNorm, [c.dim], dtype),
     wq: transposed(l.wq, qDim, c.dim),
     wk: transposed(l.wk, kvDim, c.dim),
     wv: transposed(l.wv, kvDim, c.dim),
@@ -63,15 +64,15 @@ export function uploadWeights(model: DecoderModel): JaxWeights {
     ...optional('bv', l.bv),
     ...optional('qNorm', l.qNorm),
     ...optional('kNorm', l.kNorm),
-    ffnNorm: toDevice(l.ffnNorm, [c.dim]),
+    ffnNorm: toDevice(l.ffnNorm, [c.dim], dtype),
     w1: transposed(l.w1, c.hiddenDim, c.dim),
     w2: transposed(l.w2, c.dim, c.hiddenDim),
     w3: transposed(l.w3, c.hiddenDim, c.dim),
   });
   return {
-    tokenEmbedding: toDevice(w.tokenEmbedding, [c.vocabSize, c.dim]),
+    tokenEmbedding: toDevice(w.tokenEmbedding, [c.vocabSize, c.dim], dtype),
     layers: w.layers.map(layer),
-    finalNorm: toDevice(w.finalNorm, [c.dim]),
+    finalNorm: toDevice(w.finalNorm, [c.dim], dtype),
     lmHead: transposed(w.lmHead, c.vocabSize, c.dim),
   };
 }
@@ -182,8 +183,8 @@ export class JaxDecoder implements Decoder {
     this.maxSeqLen = Math.min(options.maxSeqLen ?? DEFAULT_MAX_SEQ_LEN, c.maxSeqLen);
     this.#weights = uploadWeights(model);
     const tables = ropeTables(c, this.maxSeqLen);
-    this.#cos = toDevice(tables.cos, [this.maxSeqLen, tables.half]);
-    this.#sin = toDevice(tables.sin, [this.maxSeqLen, tables.half]);
+    this.#cos = toDevice(Float32Array.from(tables.cos), [this.maxSeqLen, tables.half]);
+    this.#sin = toDevice(Float32Array.from(tables.sin), [this.maxSeqLen, tables.half]);
     const cacheShape = [this.maxBatch, this.maxSeqLen, c.nKvHeads * c.headDim];
     this.#keys = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape));
     this.#values = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape));

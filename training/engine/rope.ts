@@ -49,21 +49,27 @@ export function inverseFrequencies(
 
 export interface RopeTables {
   /** [maxSeqLen, headDim/2] */
-  cos: Float32Array;
-  sin: Float32Array;
+  cos: Float32Array | Float64Array;
+  sin: Float32Array | Float64Array;
   half: number;
 }
 
-export function ropeTables(config: DecoderConfig, maxSeqLen: number): RopeTables {
+/** float32 tables follow llama2.c's float32 angle; float64 ones are exact (gradient checks). */
+export function ropeTables(
+  config: DecoderConfig,
+  maxSeqLen: number,
+  precision: 'f32' | 'f64' = 'f32',
+): RopeTables {
   const half = config.headDim / 2;
   const inv = inverseFrequencies(config.headDim, config.ropeTheta, config.ropeScaling);
   const scale = config.ropeScaling.kind === 'yarn' ? config.ropeScaling.attentionFactor : 1;
-  const cos = new Float32Array(maxSeqLen * half);
-  const sin = new Float32Array(maxSeqLen * half);
+  const exact = precision === 'f64';
+  const cos = exact ? new Float64Array(maxSeqLen * half) : new Float32Array(maxSeqLen * half);
+  const sin = exact ? new Float64Array(maxSeqLen * half) : new Float32Array(maxSeqLen * half);
   for (let pos = 0; pos < maxSeqLen; pos++) {
     for (let j = 0; j < half; j++) {
       // llama2.c computes pos * freq in float32; doing the same keeps greedy outputs identical.
-      const angle = Math.fround(pos * Math.fround(inv[j] ?? 0));
+      const angle = exact ? pos * (inv[j] ?? 0) : Math.fround(pos * Math.fround(inv[j] ?? 0));
       cos[pos * half + j] = Math.cos(angle) * scale;
       sin[pos * half + j] = Math.sin(angle) * scale;
     }

@@ -1,0 +1,299 @@
+// Training a decoder on jax-js: LoRA adapters (or every weight, for tiny models), per-token
+// log-probabilities of given sequences, gradients of any per-token weighting of them (SFT's mean
+// NLL, or the RL loss's d(loss)/d(logp)), accumulation over micro-batches, global-norm clipping,
+// AdamW with a schedule, adapter checkpoints as safetensors and merged exports.
+import { jit, numpy as np, tree, valueAndGrad, type JsTree, type OwnedFunction } from '@jax-js/jax';
+import { EngineError } from './errors.ts';
+import { uploadWeights, type JaxWeights } from './jax-decoder.ts';
+import {
+  checkLoraConfig,
+  downloadLora,
+  initLoraArrays,
+  uploadLora,
+  type LoraArrays,
+  type LoraConfig,
+  type LoraInitOptions,
+  type LoraParams,
+} from './lora.ts';
+import type { DecoderConfig } from './model-config.ts';
+import {
+  AdamW,
+  globalNorm,
+  learningRateAt,
+  type AdamWOptions,
+  type LrSchedule,
+} from './optimizer.ts';
+import { ropeTables } from './rope.ts';
+import { sequenceLogProbs } from './sequence-forward.ts';
+import type { DecoderModel } from './weights.ts';
+
+type Arr = np.Array;
+type Tree = JsTree<Arr>;
+
+export interface TrainerOptions {
+  /** LoRA adapters; null trains every weight (full fine-tuning, for tiny models). */
+  lora: LoraConfig | null;
+  loraInit?: LoraInitOptions;
+  optimizer?: AdamWOptions;
+  schedule: LrSchedule;
+  /** Clip the global gradient norm to this (default 1; Infinity turns clipping off). */
+  maxGradNorm?: number;
+  /** float64 for gradient checks; float32 otherwise. */
+  dtype?: np.DType;
+  /** Sequences are padded to a multiple of this, so few lengths compile (default 16). */
+  padTo?: number;
+}
+
+/** A batch of token sequences and, per next-token position, a weight (mask or cotangent). */
+interface Packed {
+  tokens: Arr;
+  targets: Arr;
+  weights: Arr;
+  cos: Arr;
+  sin: Arr;
+  lengths: number[];
+  T: number;
+}
+
+type WeightedFn = (
+  trainable: Tree,
+  frozen: Tree,
+  tokens: Arr,
+  targets: Arr,
+  weights: Arr,
+  cos: Arr,
+  sin: Arr,
+) => Arr;
+
+export class Trainer {
+  readonly config: DecoderConfig;
+  readonly lora: LoraConfig | null;
+  readonly loraScale: number;
+  readonly dtype: np.DType;
+  #base: JaxWeights;
+  #adapters: LoraParams | null;
+  #accumulated: Tree | null = null;
+  #micro = 0;
+  readonly #optimizer: AdamW<Tree>;
+  readonly #schedule: LrSchedule;
+  readonly #maxGradNorm: number;
+  readonly #padTo: number;
+  readonly #model: DecoderModel;
+  readonly #gradFn: OwnedFunction<(...args: Parameters<WeightedFn>) => [Arr, Tree]>;
+  readonly #logpFn: OwnedFunction<(...args: Parameters<WeightedFn>) => Arr>;
+
+  constructor(model: DecoderModel, options: TrainerOptions) {
+    this.#model = model;
+    this.config = model.config;
+    this.lora = options.lora;
+    this.dtype = options.dtype ?? np.float32;
+    this.#base = uploadWeights(model, this.dtype);
+    if (options.lora) {
+      checkLoraConfig(options.lora);
+      this.loraScale = options.lora.alpha / options.lora.rank;
+      const arrays = initLoraArrays(model.config, options.lora, options.loraInit);
+      this.#adapters = uploadLora(model.config, options.lora.rank, arrays, this.dtype);
+    } else {
+      this.loraScale = 0;
+      this.#adapters = null;
+    }
+    this.#optimizer = new AdamW(options.optimizer);
+    this.#schedule = options.schedule;
+    this.#maxGradNorm = options.maxGradNorm ?? 1;
+    this.#padTo = options.padTo ?? 16;
+    const c = this.config;
+    const scale = this.loraScale;
+    const full = options.lora === null;
+    // sum over positions of weights * logp, with the trainable tree first (what grad differentiates).
+    const weighted: WeightedFn = (trainable, frozen, tokens, targets, weights, cos, sin) => {
+      const base = (full ? trainable : frozen) as unknown as JaxWeights;
+      const adapters = full ? null : (trainable as unknown as LoraParams);
+      if (full) tree.dispose(frozen);
+      const logp = sequenceLogProbs(c, base, adapters, scale, { tokens, cos, sin }, targets);
+      return logp.mul(weights).sum();
+    };
+    this.#gradFn = jit(valueAndGrad(weighted));
+    this.#logpFn = jit(
+      (
+        trainable: Tree,
+        frozen: Tree,
+        tokens: Arr,
+        targets: Arr,
+        weights: Arr,
+        cos: Arr,
+        sin: Arr,
+      ) => {
+        weights.dispose();
+        const base = (full ? trainable : frozen) as unknown as JaxWeights;
+        const adapters = full ? null : (trainable as unknown as LoraParams);
+        if (full) tree.dispose(frozen);
+        return sequenceLogProbs(c, base, adapters, scale, { tokens, cos, sin }, targets);
+      },
+    );
+  }
+
+  #trainable(): Tree {
+    return (this.#adapters ?? this.#base) as unknown as Tree;
+  }
+
+  #frozen(): Tree {
+    return this.#adapters ? tree.ref(this.#base as unknown as Tree) : {};
+  }
+
+  #pack(
+    sequences: readonly (readonly number[])[],
+    weights?: readonly (readonly number[])[],
+  ): Packed {
+    if (sequences.length === 0) throw new EngineError('no sequences to score');
+    const longest = Math.max(...sequences.map((s) => s.length));
+    if (longest < 2) throw new EngineError('a sequence needs at least two tokens to score');
+    const T = Math.ceil(longest / this.#padTo) * this.#padTo;
+    if (T > this.config.maxSeqLen) {
+      throw new EngineError(
+        `a sequence of ${longest} tokens exceeds the context of ${this.config.maxSeqLen}`,
+      );
+    }
+    const B = sequences.length;
+    const tokens = new Int32Array(B * T);
+    const targets = new Int32Array(B * (T - 1));
+    const w = new Float64Array(B * (T - 1));
+    sequences.forEach((seq, b) => {
+      seq.forEach((token, t) => {
+        if (!(token >= 0 && token < this.config.vocabSize)) {
+          throw new EngineError(`token ${token} is outside the vocabulary`);
+        }
+        tokens[b * T + t] = token;
+        if (t > 0) targets[b * (T - 1) + t - 1] = token;
+      });
+      const row = weights?.[b];
+      for (let t = 0; t < seq.length - 1; t++) w[b * (T - 1) + t] = row ? (row[t] ?? 0) : 0;
+    });
+    const f64 = this.dtype === np.float64;
+    const tables = ropeTables(this.config, T, f64 ? 'f64' : 'f32');
+    const up = (a: Float32Array | Float64Array, shape: number[]): Arr =>
+      f64
+        ? np.array(Float64Array.from(a), { shape, dtype: np.float64 })
+        : np.array(Float32Array.from(a), { shape });
+    return {
+      tokens: np.array(tokens, { shape: [B, T], dtype: np.int32 }),
+      targets: np.array(targets, { shape: [B, T - 1], dtype: np.int32 }),
+      weights: up(w, [B, T - 1]),
+      cos: up(tables.cos, [T, tables.half]),
+      sin: up(tables.sin, [T, tables.half]),
+      lengths: sequences.map((s) => s.length),
+      T,
+    };
+  }
+
+  /** log p(seq[t+1] | seq[<=t]) for each sequence (length - 1 values each). */
+  async logProbs(sequences: readonly (readonly number[])[]): Promise<Float64Array[]> {
+    const p = this.#pack(sequences);
+    const out = this.#logpFn(
+      tree.ref(this.#trainable()),
+      this.#frozen(),
+      p.tokens,
+      p.targets,
+      p.weights,
+      p.cos,
+      p.sin,
+    );
+    const data = (await out.data()) as ArrayLike<number>;
+    return p.lengths.map((len, b) =>
+      Float64Array.from({ length: len - 1 }, (_, t) => data[b * (p.T - 1) + t] ?? NaN),
+    );
+  }
+
+  /**
+   * Adds the gradient of sum_t weights[b][t] * logp[b][t] to the accumulator and returns that sum.
+   * With weights = -1/count on target positions this is the mean NLL; the RL loss passes its
+   * d(loss)/d(logp).
+   */
+  async accumulate(
+    sequences: readonly (readonly number[])[],
+    weights: readonly (readonly number[])[],
+  ): Promise<number> {
+    const p = this.#pack(sequences, weights);
+    const [value, grads] = this.#gradFn(
+      tree.ref(this.#trainable()),
+      this.#frozen(),
+      p.tokens,
+      p.targets,
+      p.weights,
+      p.cos,
+      p.sin,
+    );
+    if (this.#accumulated) {
+      this.#accumulated = tree.map((a: Arr, b: Arr) => a.add(b), this.#accumulated, grads);
+    } else {
+      this.#accumulated = grads;
+    }
+    this.#micro++;
+    return Number((await value.data())[0]);
+  }
+
+  /** Mean next-token NLL over `sequences`, counting positions where `mask` (default all) is 1. */
+  async accumulateNll(
+    sequences: readonly (readonly number[])[],
+    mask?: readonly (readonly number[])[],
+  ): Promise<number> {
+    const rows = sequences.map((s, b) =>
+      Array.from({ length: s.length - 1 }, (_, t) => mask?.[b]?.[t] ?? 1),
+    );
+    const count = rows.reduce((n, r) => n + r.reduce((a, x) => a + x, 0), 0);
+    if (count === 0) throw new EngineError('the mask selects no tokens');
+    return await this.accumulate(
+      sequences,
+      rows.map((r) => r.map((x) => -x / count)),
+    );
+  }
+
+  /** A copy of the accumulated gradient (tests); null before any accumulate. */
+  accumulatedGradient(): Tree | null {
+    return this.#accumulated ? tree.ref(this.#accumulated) : null;
+  }
+
+  /** Averages the accumulated micro-batches, clips, applies AdamW; clears the accumulator. */
+  async step(): Promise<{ gradNorm: number; learningRate: number }> {
+    if (!this.#accumulated) throw new EngineError('step() before any accumulate()');
+    const grads = this.#accumulated;
+    const micro = this.#micro;
+    this.#accumulated = null;
+    this.#micro = 0;
+    const norm = (await globalNorm(grads)) / micro;
+    const clip = norm > this.#maxGradNorm ? this.#maxGradNorm / norm : 1;
+    const learningRate = learningRateAt(this.#optimizer.stepCount, this.#schedule);
+    const updated = this.#optimizer.apply(this.#trainable(), grads, learningRate, clip / micro);
+    if (this.#adapters) this.#adapters = updated as unknown as LoraParams;
+    else this.#base = updated as unknown as JaxWeights;
+    return { gradNorm: norm, learningRate };
+  }
+
+  /** Host copies of the adapters (LoRA only). */
+  async adapterArrays(): Promise<LoraArrays> {
+    if (!this.#adapters)
+      throw new EngineError('this trainer has no LoRA adapters (full fine-tuning)');
+    return downloadLora(this.#adapters);
+  }
+
+  setAdapterArrays(arrays: LoraArrays): void {
+    if (!this.#adapters || !this.lora) throw new EngineError('this trainer has no LoRA adapters');
+    tree.dispose(this.#adapters as unknown as Tree);
+    this.#adapters = uploadLora(this.config, this.lora.rank, arrays, this.dtype);
+  }
+
+  /** The model the trainer holds now: base weights (downloaded after full fine-tuning). */
+  async currentModel(): Promise<DecoderModel> {
+    if (this.#adapters) return this.#model;
+    const { downloadWeights } = await import('./weights-transfer.ts');
+    return downloadWeights(this.config, this.#base);
+  }
+
+  dispose(): void {
+    tree.dispose(this.#base as unknown as Tree);
+    if (this.#adapters) tree.dispose(this.#adapters as unknown as Tree);
+    if (this.#accumulated) tree.dispose(this.#accumulated);
+    this.#optimizer.dispose();
+    this.#gradFn.dispose();
+    this.#logpFn.dispose();
+  }
+}
