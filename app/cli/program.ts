@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { appVersion } from '../host/index.ts';
 import { cliExtensions } from './extensions.ts';
 import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts';
+import { forkCommand } from './fork-command.ts';
 import { runCommand } from './run-command.ts';
 import { scoreCommand } from './score-command.ts';
 import { evalCommand } from './eval-command.ts';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
     .addCommand(papersCommand())
     .addCommand(paperCommand())
     .addCommand(runCommand())
+    .addCommand(forkCommand())
     .addCommand(importCommand())
     .addCommand(exportCommand())
     .addCommand(syntheticCommand())

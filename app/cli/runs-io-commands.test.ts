@@ -77,6 +77,31 @@ describe('rlm-studio import / export', () => {
     expect(header.run).toMatchObject({ agents: 512, turns: 5000, source: 'synthetic' });
   }, 60_000);
 
+  it('fork: turns count from 1, and exactly one of --code and --response', () => {
+    const zero = cli('fork', 'r', '--agent', '0', '--turn', '0', '--code', 'x.py');
+    expect(zero.status).not.toBe(0);
+    expect(zero.stderr).toContain('turns are numbered from 1');
+    const neither = cli('fork', 'r', '--agent', '0', '--turn', '1', '--workspace', join(dir, 'f'));
+    expect(neither.status).not.toBe(0);
+    expect(neither.stderr).toContain('give exactly one of --code FILE or --response FILE');
+    const file = join(dir, 'code.py');
+    writeFileSync(file, 'FINAL_VAR(1)');
+    const missing = cli(
+      'fork',
+      'nope',
+      '--agent',
+      '0',
+      '--turn',
+      '1',
+      '--code',
+      file,
+      '--workspace',
+      join(dir, 'f'),
+    );
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/RunNotFoundError: There is no run 'nope'/);
+  }, 60_000);
+
   it('refuses an unknown format name', () => {
     const result = cli('import', realLog, '--format', 'csv', '--workspace', join(dir, 'd'));
     expect(result.status).not.toBe(0);

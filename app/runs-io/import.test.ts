@@ -248,7 +248,7 @@ describe('SkyRL eval dumps', () => {
         { trajectory_id: 't1', depth: 0, child_index: null, step_index: 1, final_answer: ['span'] },
         '```repl\nFINAL_VAR(r)\n```',
       ),
-      row(null, 'a single answer', { score: 0 }),
+      row(null, 'a single answer', { score: [0, 0, 0.05] }),
       { 'eval/multi_paper/avg_score': 0.5 },
     );
     const report = importRunLog(store, text, { now: 1_000 });

@@ -248,12 +248,13 @@ class AgentConverter {
   }
 }
 
+/** The question: root_prompt when the log has one, else the prompt (the context), cut to 20,000. */
 function questionOf(segment: Segment): string {
   const context = segment.context;
   if (context) {
     if (typeof context.root_prompt === 'string' && context.root_prompt.length > 0)
-      return context.root_prompt;
-    return textOf(context.prompt);
+      return context.root_prompt.slice(0, 20_000);
+    return textOf(context.prompt).slice(0, 20_000);
   }
   const first = segment.iterations[0];
   const users = messagesOf(first?.prompt).filter((message) => message.role === 'user');

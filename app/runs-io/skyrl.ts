@@ -96,6 +96,14 @@ function emitTurn(b: RunBuilder, agentId: string, turn: number, step: Step): str
   return response;
 }
 
+/** A reward: a number, or token-level rewards (a list) summed as SkyRL does. */
+function scoreOf(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'number'))
+    return value.reduce((sum, item) => sum + item, 0);
+  return null;
+}
+
 function convert(steps: Step[], id: string, createdAt: number): ImportedRun {
   const roots = steps.filter((step) => step.depth === 0).sort((a, b) => a.stepIndex - b.stepIndex);
   const children = new Map<number, Step[]>();
@@ -117,7 +125,7 @@ function convert(steps: Step[], id: string, createdAt: number): ImportedRun {
   const set = typeof row.data_source === 'string' ? row.data_source : '';
   const model = `skyrl:${typeof row.env_class === 'string' ? row.env_class : 'unknown'}`;
   const last = roots.at(-1) ?? steps.at(-1);
-  const score = typeof last?.row.score === 'number' ? last.row.score : null;
+  const score = scoreOf(last?.row.score);
   const b = new RunBuilder(createdAt, {
     runId: id,
     question,
