@@ -19,6 +19,12 @@ export function LaunchForm({ onStarted }: LaunchFormProps) {
     async () => (await api.call('evals.datasets', {})).datasets,
   );
   const known = datasets.status === 'ready' ? datasets.value : [];
+  // Saved endpoints (Settings > Models) are offered for the model and the judge.
+  const endpoints = useEngineQuery(
+    'eval-endpoints',
+    async () => (await api.call('models.endpoints', {})).endpoints,
+  );
+  const specs = endpoints.status === 'ready' ? endpoints.value : [];
   const [dataset, setDataset] = useState('');
   const [format, setFormat] = useState<DatasetFormatName>('qasper');
   const [multiPaper, setMultiPaper] = useState(false);
@@ -119,6 +125,7 @@ export function LaunchForm({ onStarted }: LaunchFormProps) {
             setModel(event.target.value);
           }}
           placeholder="openai:gpt-4o-mini, anthropic:…, scripted:FILE"
+          list="eval-model-specs"
           data-testid="eval-model"
           required
         />
@@ -131,6 +138,7 @@ export function LaunchForm({ onStarted }: LaunchFormProps) {
             setJudge(event.target.value);
           }}
           placeholder="a model spec; no rubric without one"
+          list="eval-model-specs"
           data-testid="eval-judge"
         />
       </label>
@@ -160,6 +168,13 @@ export function LaunchForm({ onStarted }: LaunchFormProps) {
           data-testid="eval-concurrency"
         />
       </label>
+      <datalist id="eval-model-specs">
+        {specs.map((endpoint) => (
+          <option key={endpoint.spec} value={endpoint.spec}>
+            {endpoint.name}
+          </option>
+        ))}
+      </datalist>
       <button
         type="submit"
         disabled={busy || chosen === '' || model.trim() === ''}
