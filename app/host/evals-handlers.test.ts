@@ -136,6 +136,59 @@ describe('evals commands', () => {
     expect(again.alreadyDone).toBe(2);
   });
 
+  it('stops on evals.cancel, keeps what finished, and resumes the rest', async () => {
+    const dataset = join(dir, 'five.jsonl');
+    writeFileSync(
+      dataset,
+      Array.from({ length: 5 }, (_, i) =>
+        JSON.stringify({
+          ...row(`Question ${String(i)}?`, 'It has 2 layers.'),
+          extra_info: { ...row('', '').extra_info, id: `q${String(i)}` },
+        }),
+      ).join('\n'),
+    );
+    const model = join(dir, 'slow.json');
+    writeFileSync(
+      model,
+      JSON.stringify({
+        delayMs: 150,
+        responses: { '0': ['```repl\n{"final": ["It has 2 layers."]}\n```'] },
+      }),
+    );
+    const request = { dataset, format: 'skyrl', model: `scripted:${model}`, concurrency: 1 };
+    const started = await call<{ evalId: string }>('evals.start', request);
+    const end = finished(started.evalId);
+    await new Promise<void>((resolve) => {
+      const stop = engine.host.onEvent((event) => {
+        if (event.kind === 'eval.progress' && event.evalId === started.evalId) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    expect(await call('evals.cancel', { evalId: started.evalId })).toEqual({ canceled: true });
+    expect(await end).toMatchObject({ status: 'canceled' });
+    const stopped = await call<{ eval: { done: number }; results: { questionId: string }[] }>(
+      'evals.get',
+      {
+        evalId: started.evalId,
+      },
+    );
+    expect(stopped.eval.done).toBeGreaterThanOrEqual(1);
+    expect(stopped.eval.done).toBeLessThan(5);
+    // The canceled run left no row: a resume runs exactly the others.
+    const again = await call<{ alreadyDone: number }>('evals.start', request);
+    expect(again.alreadyDone).toBe(stopped.eval.done);
+    await finished(started.evalId);
+    const done = await call<{
+      eval: { status: string; done: number };
+      results: { questionId: string; spanF1: number }[];
+    }>('evals.get', { evalId: started.evalId });
+    expect(done.eval).toMatchObject({ status: 'done', done: 5 });
+    expect(done.results.map((r) => r.questionId)).toEqual(['q0', 'q1', 'q2', 'q3', 'q4']);
+    expect(done.results.every((r) => r.spanF1 === 1)).toBe(true);
+  });
+
   it('names a missing paper set before running anything', async () => {
     const dataset = join(dir, 'ours.jsonl');
     writeFileSync(
