@@ -1,0 +1,220 @@
+// `npm run bench:engine`: the local model engine's speed. (1) Decode tokens/s per backend on
+// stories260K (dispatch-bound) and on a random ~25M-parameter llama2.c checkpoint this script
+// writes (compute-bound); with LLAMA2C_RUN naming a built llama2.c `run`, the same checkpoints and
+// prompt through it, and our/its ratios. (2) A LoRA training step (sequence 128) on the 25M model:
+// achieved GFLOP/s against the backend's own matmul rate measured in the same run. WebGPU runs
+// when an adapter exists (SwiftShader is correctness only: its figures say nothing of a GPU).
+// BENCH_QUICK=1 shortens every phase. Ends with one JSON line of figures.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { blockUntilReady, jit, numpy as np } from '@jax-js/jax';
+import {
+  CpuDecoder,
+  JaxDecoder,
+  Llama2cTokenizer,
+  Trainer,
+  generate,
+  paramCount,
+  probeWebGpuAdapter,
+  randomDecoderModel,
+  readLlama2cCheckpoint,
+  startBackend,
+  writeLlama2cCheckpoint,
+  type BackendName,
+  type Decoder,
+  type DecoderConfig,
+  type DecoderModel,
+} from '../training/engine/index.ts';
+
+const quick = process.env.BENCH_QUICK === '1';
+const shared = new URL('../../shared/data/models/stories260K/', import.meta.url).pathname;
+const storiesBin = join(shared, 'stories260K.bin');
+const tokenizerBin = join(shared, 'tok512.bin');
+const dir = mkdtempSync(join(tmpdir(), 'rlm-bench-engine-'));
+const prompt = 'Once upon a time';
+const figures: Record<string, number | string | null> = {};
+
+// A llama2.c-shaped model of about 25M parameters, with stories260K's 512-token vocabulary so the
+// same tokenizer.bin serves it (and llama2.c's run can read both).
+const config25m: DecoderConfig = {
+  family: 'llama2c',
+  dim: 512,
+  hiddenDim: 1376,
+  nLayers: 8,
+  nHeads: 8,
+  nKvHeads: 8,
+  headDim: 64,
+  vocabSize: 512,
+  maxSeqLen: 256,
+  normEps: 1e-5,
+  ropeTheta: 10000,
+  ropeScaling: { kind: 'none' },
+  ropeStyle: 'interleaved',
+  tiedEmbeddings: true,
+  attentionBias: false,
+  qkNorm: false,
+};
+const random25mBin = join(dir, 'random25m.bin');
+writeLlama2cCheckpoint(random25mBin, randomDecoderModel(config25m, 25));
+const models: { name: string; file: string; model: DecoderModel }[] = [
+  { name: 'stories260K', file: storiesBin, model: readLlama2cCheckpoint(storiesBin) },
+  { name: 'random25M', file: random25mBin, model: readLlama2cCheckpoint(random25mBin) },
+];
+const tokenizer = Llama2cTokenizer.fromFile(tokenizerBin, 512);
+console.log(
+  `models: stories260K (${paramCount(models[0]?.model.config ?? config25m)} params), random25M (${paramCount(config25m)} params, written to ${random25mBin})`,
+);
+
+const probe = await probeWebGpuAdapter();
+const backends: BackendName[] = probe.adapter ? ['wasm', 'webgpu'] : ['wasm'];
+if (!probe.adapter) console.log(`WebGPU skipped: ${probe.detail}`);
+else console.log(`WebGPU adapter: ${probe.detail}`);
+
+/** Tokens per second over `steps` positions (run.c's count: positions after the first). */
+async function decodeRate(decoder: Decoder, steps: number): Promise<number> {
+  await generate(decoder, tokenizer, [prompt], { steps: Math.min(8, steps), temperature: 0 });
+  const started = performance.now();
+  const [out] = await generate(decoder, tokenizer, [prompt], { steps, temperature: 0 });
+  const seconds = (performance.now() - started) / 1000;
+  const positions = (out?.promptTokens.length ?? 1) - 1 + (out?.tokens.length ?? 0);
+  return positions / seconds;
+}
+
+const steps = (name: string, impl: string): number => {
+  const big = name === 'random25M';
+  if (impl === 'js') return quick ? (big ? 16 : 128) : big ? 128 : 256;
+  if (impl === 'jax-wasm') return quick ? 8 : big ? 16 : 64;
+  return quick ? 4 : big ? 8 : 32; // SwiftShader WebGPU is slow
+};
+
+// (1) Decode.
+for (const backend of backends) {
+  await startBackend(backend);
+  for (const { name, model } of models) {
+    const impls: [string, () => Decoder][] =
+      backend === 'wasm'
+        ? [
+            ['js', () => new CpuDecoder(model, { maxSeqLen: 256 })],
+            [
+              'jax-wasm',
+              () => new JaxDecoder(model, 'wasm', { maxSeqLen: steps(name, 'jax-wasm') }),
+            ],
+          ]
+        : [
+            [
+              'jax-webgpu',
+              () => new JaxDecoder(model, 'webgpu', { maxSeqLen: steps(name, 'jax-webgpu') }),
+            ],
+          ];
+    for (const [impl, make] of impls) {
+      const decoder = make();
+      try {
+        const rate = await decodeRate(decoder, steps(name, impl));
+        figures[`decode_${name}_${backend}_${impl}_tok_per_s`] = Math.round(rate * 10) / 10;
+        console.log(
+          `decode ${name} on ${backend} (${decoder.implementation}): ${rate.toFixed(1)} tok/s`,
+        );
+      } finally {
+        decoder.dispose();
+      }
+    }
+  }
+}
+
+// llama2.c's own run on the same checkpoints and prompt, when given.
+const runBinary = process.env.LLAMA2C_RUN;
+if (runBinary) {
+  for (const { name, file } of models) {
+    const n = String(steps(name, 'js'));
+    const result = spawnSync(
+      runBinary,
+      [file, '-z', tokenizerBin, '-t', '0', '-n', n, '-i', prompt],
+      {
+        encoding: 'utf8',
+      },
+    );
+    const match = /achieved tok\/s: ([\d.]+)/.exec(result.stderr);
+    const theirs = match?.[1] ? Number(match[1]) : null;
+    figures[`llama2c_${name}_tok_per_s`] = theirs;
+    const ours = figures[`decode_${name}_wasm_js_tok_per_s`];
+    const ratio =
+      theirs && typeof ours === 'number' ? Math.round((ours / theirs) * 1000) / 1000 : null;
+    figures[`ratio_${name}_wasm_vs_llama2c`] = ratio;
+    console.log(
+      `llama2.c run on ${name}: ${theirs ?? 'no figure'} tok/s; ours/theirs ${ratio ?? 'n/a'}`,
+    );
+  }
+} else {
+  console.log('LLAMA2C_RUN not set: no llama2.c comparison');
+}
+
+// (2) Matmul rate and a LoRA training step, per backend.
+async function matmulRate(m: number, k: number, n: number): Promise<number> {
+  const a = np.ones([m, k]);
+  const b = np.ones([k, n]);
+  const mm = jit((x: np.Array, y: np.Array) => np.matmul(x, y));
+  await blockUntilReady(mm(a.ref, b.ref)).then((r) => r.dispose());
+  const reps = quick ? 3 : 10;
+  const started = performance.now();
+  for (let i = 0; i < reps; i++) {
+    const out = mm(a.ref, b.ref);
+    await out.blockUntilReady();
+    out.dispose();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  a.dispose();
+  b.dispose();
+  mm.dispose();
+  return (2 * m * k * n * reps) / seconds / 1e9;
+}
+
+/** Matmul FLOPs of one LoRA step: forward (2 per weight per token) and input gradients (2 more). */
+function loraStepFlops(c: DecoderConfig, tokens: number, rank: number, targets: number): number {
+  const linear = c.nLayers * (4 * c.dim * c.dim + 3 * c.dim * c.hiddenDim) + c.vocabSize * c.dim;
+  const attention = c.nLayers * 2 * 2 * tokens * tokens * c.dim; // QK^T and PV, full T x T
+  const lora = c.nLayers * targets * 2 * rank * 2 * c.dim;
+  return (2 + 2) * (linear + lora) * tokens + 3 * attention + 2 * lora * tokens;
+}
+
+const trainBackends = quick ? backends.filter((b) => b === 'wasm') : backends;
+for (const backend of trainBackends) {
+  await startBackend(backend);
+  const seq = 128;
+  const rate = await matmulRate(seq, config25m.dim, config25m.hiddenDim);
+  figures[`matmul_${backend}_gflop_per_s`] = Math.round(rate * 100) / 100;
+  console.log(
+    `matmul [${seq}x${config25m.dim}] @ [${config25m.dim}x${config25m.hiddenDim}] on ${backend}: ${rate.toFixed(2)} GFLOP/s`,
+  );
+  const model = models[1]?.model;
+  if (!model) throw new Error('the 25M model is missing');
+  const trainer = new Trainer(model, {
+    lora: { rank: 8, alpha: 16, targets: ['q_proj', 'k_proj', 'v_proj', 'o_proj'] },
+    schedule: { peak: 1e-4 },
+    padTo: seq,
+  });
+  const tokens = [Array.from({ length: seq }, (_, i) => (i * 37 + 11) % config25m.vocabSize)];
+  await trainer.accumulateNll(tokens);
+  await trainer.step();
+  const reps = quick ? 1 : 3;
+  const started = performance.now();
+  for (let i = 0; i < reps; i++) {
+    await trainer.accumulateNll(tokens);
+    await trainer.step();
+  }
+  const seconds = (performance.now() - started) / 1000 / reps;
+  trainer.dispose();
+  const gflops = loraStepFlops(config25m, seq, 8, 4) / seconds / 1e9;
+  figures[`lora_step_${backend}_s`] = Math.round(seconds * 1000) / 1000;
+  figures[`lora_step_${backend}_gflop_per_s`] = Math.round(gflops * 100) / 100;
+  figures[`lora_step_${backend}_fraction_of_matmul`] = Math.round((gflops / rate) * 1000) / 1000;
+  figures[`lora_train_${backend}_tokens_per_s`] = Math.round(seq / seconds);
+  console.log(
+    `LoRA step (25M, seq ${seq}, rank 8, q/k/v/o) on ${backend}: ${seconds.toFixed(2)} s, ${gflops.toFixed(2)} GFLOP/s = ${((gflops / rate) * 100).toFixed(0)}% of matmul`,
+  );
+}
+
+rmSync(dir, { recursive: true, force: true });
+console.log(JSON.stringify(figures));
+process.exit(0);
