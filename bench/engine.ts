@@ -155,7 +155,9 @@ async function matmulRate(m: number, k: number, n: number): Promise<number> {
   const a = np.ones([m, k]);
   const b = np.ones([k, n]);
   const mm = jit((x: np.Array, y: np.Array) => np.matmul(x, y));
-  await blockUntilReady(mm(a.ref, b.ref)).then((r) => r.dispose());
+  await blockUntilReady(mm(a.ref, b.ref)).then((r) => {
+    r.dispose();
+  });
   const reps = quick ? 3 : 10;
   const started = performance.now();
   for (let i = 0; i < reps; i++) {
