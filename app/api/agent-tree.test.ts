@@ -1,6 +1,6 @@
 // The derived tree the Run view draws, tree search and subtree copies, over a hand-built log.
 import { describe, expect, it } from 'vitest';
-import { agentTree } from './agent-tree.ts';
+import { agentEdge, agentSummary, agentTree } from './agent-tree.ts';
 import { foldRun } from './run-tree.ts';
 import type { RunEvent } from './runs.ts';
 import { subtreeJson, subtreeMarkdown, UnknownAgentError } from './subtree-export.ts';
@@ -137,6 +137,10 @@ describe('agentTree', () => {
       pendingChildren: 1,
       children: ['0.0', '0.1'],
     });
+    const view = foldRun(log);
+    expect(agentSummary(view, '0.1', { now: 200, previewChars: 12 })).toEqual(tree.nodes[2]);
+    expect(agentSummary(view, '0.9')).toBeNull();
+    expect(agentEdge(view, '0')).toBeNull();
     expect(tree.edges).toEqual([
       { id: '0->0.0', source: '0', target: '0.0', label: 'find the needle in…' },
       { id: '0->0.1', source: '0', target: '0.1', label: 'b' },

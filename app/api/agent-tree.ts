@@ -49,47 +49,74 @@ export function answerText(answer: unknown): string {
   return text ?? '';
 }
 
-/** Nodes in depth-first order (parents before children, children in spawn order) and edges. */
-export function agentTree(
+export interface AgentTreeOptions {
+  now?: number;
+  previewChars?: number;
+  labelChars?: number;
+}
+
+/**
+ * One agent's node (what agentTree gives for it), for views that re-derive only the agents whose
+ * events arrived; null for an id the run does not have.
+ */
+export function agentSummary(
   view: RunView,
-  options: { now?: number; previewChars?: number; labelChars?: number } = {},
-): AgentTree {
+  id: string,
+  options: AgentTreeOptions = {},
+): AgentTreeNode | null {
+  const agent = view.agents.get(id);
+  if (!agent) return null;
   const now = options.now ?? view.finishedAt ?? view.startedAt ?? 0;
-  const previewChars = options.previewChars ?? 80;
-  const labelChars = options.labelChars ?? 60;
+  const end = agent.finishedAt ?? view.finishedAt ?? now;
+  const answered = agent.state === 'done' && agent.answer !== undefined;
+  return {
+    id,
+    parentId: agent.parentId,
+    depth: agent.depth,
+    state: agent.state,
+    turns: agent.turns.length,
+    inputTokens: agent.inputTokens,
+    outputTokens: agent.outputTokens,
+    tokens: agent.inputTokens + agent.outputTokens,
+    costUsd: agent.costUsd,
+    startedAt: agent.startedAt,
+    finishedAt: agent.finishedAt,
+    durationMs: Math.max(0, end - agent.startedAt),
+    answerPreview: answered ? cut(answerText(agent.answer), options.previewChars ?? 80) : null,
+    error: agent.error,
+    children: [...agent.children],
+    pendingChildren: agent.pendingChildren,
+  };
+}
+
+/** The edge from an agent's parent, labelled with the sub-question; null for the root. */
+export function agentEdge(
+  view: RunView,
+  id: string,
+  options: AgentTreeOptions = {},
+): AgentTreeEdge | null {
+  const agent = view.agents.get(id);
+  const parentId = agent?.parentId ?? null;
+  if (!agent || parentId === null) return null;
+  return {
+    id: `${parentId}->${id}`,
+    source: parentId,
+    target: id,
+    label: cut(agent.prompt, options.labelChars ?? 60),
+  };
+}
+
+/** Nodes in depth-first order (parents before children, children in spawn order) and edges. */
+export function agentTree(view: RunView, options: AgentTreeOptions = {}): AgentTree {
   const nodes: AgentTreeNode[] = [];
   const edges: AgentTreeEdge[] = [];
   const visit = (id: string) => {
-    const agent = view.agents.get(id);
-    if (!agent) return;
-    const end = agent.finishedAt ?? view.finishedAt ?? now;
-    const answered = agent.state === 'done' && agent.answer !== undefined;
-    nodes.push({
-      id,
-      parentId: agent.parentId,
-      depth: agent.depth,
-      state: agent.state,
-      turns: agent.turns.length,
-      inputTokens: agent.inputTokens,
-      outputTokens: agent.outputTokens,
-      tokens: agent.inputTokens + agent.outputTokens,
-      costUsd: agent.costUsd,
-      startedAt: agent.startedAt,
-      finishedAt: agent.finishedAt,
-      durationMs: Math.max(0, end - agent.startedAt),
-      answerPreview: answered ? cut(answerText(agent.answer), previewChars) : null,
-      error: agent.error,
-      children: [...agent.children],
-      pendingChildren: agent.pendingChildren,
-    });
-    if (agent.parentId !== null)
-      edges.push({
-        id: `${agent.parentId}->${id}`,
-        source: agent.parentId,
-        target: id,
-        label: cut(agent.prompt, labelChars),
-      });
-    for (const child of agent.children) visit(child);
+    const node = agentSummary(view, id, options);
+    if (!node) return;
+    nodes.push(node);
+    const edge = agentEdge(view, id, options);
+    if (edge) edges.push(edge);
+    for (const child of node.children) visit(child);
   };
   for (const agent of view.agents.values()) if (agent.parentId === null) visit(agent.id);
   return { nodes, edges };
