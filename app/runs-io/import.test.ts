@@ -99,7 +99,10 @@ describe('alexzhang13/rlm logs', () => {
     };
     const plainCall = {
       root_model: 'gpt-4o-mini',
-      prompt: 'plain?',
+      prompt: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'plain?' },
+      ],
       response: 'plain!',
       usage_summary: usage(7, 2),
       execution_time: 0.1,

@@ -63,6 +63,13 @@ function checkIteration(value: Record_): string | null {
   return null;
 }
 
+/** A sub-call's prompt: a string, or the last user message of a message list. */
+function subPrompt(prompt: unknown): string {
+  if (!Array.isArray(prompt)) return textOf(prompt);
+  const users = messagesOf(prompt).filter((message) => message.role === 'user');
+  return users.at(-1)?.content ?? textOf(prompt);
+}
+
 class AgentConverter {
   readonly #builder: RunBuilder;
   constructor(builder: RunBuilder) {
@@ -137,7 +144,9 @@ class AgentConverter {
       block,
       code: textOf(codeBlock.code),
     });
-    const calls = Array.isArray(result.rlm_calls) ? result.rlm_calls.filter(isRecord) : [];
+    // Some versions of the logger name the list llm_calls.
+    const listed = result.rlm_calls ?? result.llm_calls;
+    const calls = Array.isArray(listed) ? listed.filter(isRecord) : [];
     for (const call of calls) this.#call(agentId, depth, turn, call, counters);
     const stderr = textOf(result.stderr);
     const locals = isRecord(result.locals) ? result.locals : {};
@@ -168,7 +177,7 @@ class AgentConverter {
     counters: { children: number; llm: number },
   ): void {
     const b = this.#builder;
-    const prompt = textOf(call.prompt);
+    const prompt = subPrompt(call.prompt);
     const response = textOf(call.response);
     const error =
       typeof call.error === 'string' && call.error.length > 0
