@@ -122,6 +122,31 @@ describe('rlm-studio score', () => {
     expect(out.evidence_f1).toBeUndefined();
     expect(out.located_by.normalised).toBe(evidence.length);
     expect(out.issues.dataset.map((issue) => issue.line)).toEqual([2]);
+
+    const judge = join(dir, 'judge.json');
+    writeFileSync(
+      judge,
+      JSON.stringify({ '0:judge': ['{"precision": 9, "recall": 7, "reasoning": "Close."}'] }),
+    );
+    const judged = cli(
+      'score',
+      '--dataset',
+      dataset,
+      '--format',
+      'ours',
+      '--pred',
+      pred,
+      '--judge',
+      `scripted:${judge}`,
+      '--json',
+      '--per-question',
+    );
+    const withRubric = JSON.parse(judged.stdout) as {
+      mean_rubric: number;
+      questions: { id: string; rubric: number }[];
+    };
+    expect(withRubric.mean_rubric).toBeCloseTo(0.8, 12);
+    expect(withRubric.questions).toMatchObject([{ id: 'q1', rubric: 0.8 }]);
   });
 
   it('converts QASPER to SkyRL rows that score the same with gold as the prediction', () => {

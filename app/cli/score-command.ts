@@ -7,14 +7,18 @@ import {
   paperLookup,
   parsePredictions,
   PredictionFileError,
+  RubricJudge,
   scoreDataset,
   type DatasetScore,
+  type EvidenceQuestion,
+  type EvidenceSpan,
+  type JudgeVerdict,
   type QuestionScore,
   type RowIssue,
 } from '../evidence/index.ts';
-import { PaperLibrary } from '../papers/index.ts';
-import { openWorkspace } from '../store/index.ts';
-import { workspaceOption, type GlobalOptions } from './options.ts';
+import { openEngine } from './engine.ts';
+import type { GlobalOptions } from './options.ts';
+import { progressBar, silentProgress } from './progress.ts';
 
 interface ScoreOptions {
   dataset: string;
@@ -24,6 +28,38 @@ interface ScoreOptions {
   multiPaper?: boolean;
   threshold?: number;
   perQuestion?: boolean;
+  judge?: string;
+  concurrency?: number;
+}
+
+/** The rubric of every question (a missing prediction is 0, unjudged), `concurrency` at a time. */
+async function judgeAll(
+  judge: RubricJudge,
+  questions: readonly EvidenceQuestion[],
+  predictions: ReadonlyMap<string, readonly EvidenceSpan[]>,
+  concurrency: number,
+  onDone: (done: number) => void,
+): Promise<Map<string, JudgeVerdict | null>> {
+  const verdicts = new Map<string, JudgeVerdict | null>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let item = questions[next++]; item; item = questions[next++]) {
+      const spans = predictions.get(item.id);
+      verdicts.set(
+        item.id,
+        spans
+          ? await judge.judge({
+              question: item.question,
+              gold: item.gold.map((span) => span.text),
+              predicted: spans.map((span) => span.text),
+            })
+          : null,
+      );
+      onDone(verdicts.size);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  return verdicts;
 }
 
 function similarity(value: string): number {
@@ -36,8 +72,17 @@ export function describeIssue(where: string, issue: RowIssue): string {
   return `${where}${issue.line !== undefined ? ` line ${issue.line}` : ''}${issue.id !== undefined ? ` (${issue.id})` : ''}: ${issue.reason}`;
 }
 
-export function questionRow(score: QuestionScore): Record<string, unknown> {
+export function questionRow(
+  score: QuestionScore,
+  verdict?: JudgeVerdict | null,
+): Record<string, unknown> {
   return {
+    ...(verdict !== undefined
+      ? {
+          rubric: verdict?.reward ?? 0,
+          judge_failures: verdict?.failures ?? [],
+        }
+      : {}),
     id: score.id,
     predicted: score.predicted,
     span_precision: score.span?.precision ?? null,
@@ -93,6 +138,13 @@ export function scoreCommand(): Command {
     .requiredOption('--pred <file>', 'JSON lines {"id", "spans": [{"paperId", "text"}]}')
     .option('--multi-paper', 'QASPER: each question over its paper and the 9 most similar')
     .option('--threshold <x>', 'lowest similarity of an approximate span match (0.85)', similarity)
+    .option('--judge <spec>', 'also grade each prediction with the rubric judge (a model spec)')
+    .option('--concurrency <n>', 'judge calls at once (4)', (value: string) => {
+      const number = Number(value);
+      if (!Number.isInteger(number) || number < 1)
+        throw new InvalidArgumentError('expected a whole number of at least 1');
+      return number;
+    })
     .option('--per-question', 'with --json: add one row per question')
     .option('--json', 'print one JSON object')
     .action(async (options: ScoreOptions, command: Command) => {
@@ -110,18 +162,36 @@ export function scoreCommand(): Command {
         );
       }
       const { predictions, issues } = parsePredictions(text);
-      const needsWorkspace = dataset.questions.some((q) => !dataset.papers.has(q.set));
-      const workspace = needsWorkspace
-        ? openWorkspace(workspaceOption(command.optsWithGlobals<GlobalOptions>()))
+      const needsWorkspace =
+        options.judge !== undefined || dataset.questions.some((q) => !dataset.papers.has(q.set));
+      const engine = needsWorkspace
+        ? await openEngine(command.optsWithGlobals<GlobalOptions>())
         : null;
-      const library = workspace ? new PaperLibrary(workspace.db) : null;
       try {
         const { scores, summary } = scoreDataset(
           dataset.questions,
           predictions,
-          paperLookup(dataset, library),
+          paperLookup(dataset, engine?.papers ?? null),
           options.threshold !== undefined ? { threshold: options.threshold } : undefined,
         );
+        let verdicts: Map<string, JudgeVerdict | null> | null = null;
+        if (options.judge !== undefined && engine) {
+          const judge = new RubricJudge({ provider: await engine.providers(options.judge) });
+          const bar = options.json ? silentProgress : progressBar();
+          verdicts = await judgeAll(
+            judge,
+            dataset.questions,
+            predictions,
+            options.concurrency ?? 4,
+            (done) => {
+              bar.update(done, dataset.questions.length, 'judging');
+            },
+          );
+          bar.finish();
+        }
+        const rubrics = verdicts ? [...verdicts.values()].map((v) => v?.reward ?? 0) : [];
+        const meanRubric =
+          rubrics.length > 0 ? rubrics.reduce((a, b) => a + b, 0) / rubrics.length : null;
         const unknown = [...predictions.keys()].filter(
           (id) => !dataset.questions.some((q) => q.id === id),
         );
@@ -132,10 +202,17 @@ export function scoreCommand(): Command {
               dataset: dataset.name,
               format: dataset.format,
               ...scoreFigures(summary),
+              ...(meanRubric !== null ? { mean_rubric: meanRubric } : {}),
               unknown_predictions: unknown.length,
               issues: { dataset: dataset.issues, predictions: issues },
               seconds,
-              ...(options.perQuestion ? { questions: scores.map(questionRow) } : {}),
+              ...(options.perQuestion
+                ? {
+                    questions: scores.map((score) =>
+                      questionRow(score, verdicts ? (verdicts.get(score.id) ?? null) : undefined),
+                    ),
+                  }
+                : {}),
             }),
           );
           return;
@@ -146,10 +223,11 @@ export function scoreCommand(): Command {
           `${dataset.name} (${dataset.format}): ${summary.n} questions, ${predictions.size} predictions, ${summary.missing} questions without one, ${unknown.length} predictions for unknown ids`,
         );
         printScore(summary);
+        if (meanRubric !== null)
+          console.log(`mean rubric (judge ${options.judge ?? ''}): ${meanRubric.toFixed(4)}`);
         console.log(`scored in ${seconds.toFixed(2)} s`);
       } finally {
-        await library?.dispose();
-        workspace?.close();
+        await engine?.close();
       }
     });
 }
