@@ -1,11 +1,13 @@
-// Plain typed-array forward pass for decoding on the CPU. One token per sequence per step; the
-// weights are read once per step for all sequences of the batch. Follows llama2.c's run.c op for
+// Typed-array forward pass for decoding on the CPU. One token per sequence per step. The linears
+// run in a hand-written WebAssembly SIMD kernel (`wasm-matvec.ts`) over weights copied into its
+// memory; everything else (norms, rotary, attention) is plain JS, so there is no per-op dispatch. Follows llama2.c's run.c op for
 // op (so stories260K's greedy output matches it byte for byte) plus Qwen's biases and q/k norms.
 import type { DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
 import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
 import { GenerationError } from './errors.ts';
 import type { DecoderConfig } from './model-config.ts';
 import { applyRope, ropeTables, type RopeTables } from './rope.ts';
+import { WasmArena } from './wasm-matvec.ts';
 import type { DecoderModel, DecoderWeights } from './weights.ts';
 
 /** out[b*rows + r] = W[r,:] . x[b*cols : (b+1)*cols] for the `batch` vectors of x. */
@@ -85,24 +87,76 @@ interface Scratch {
   logits: Float32Array;
 }
 
+export interface CpuDecoderOptions extends DecoderOptions {
+  /** false: plain JS linears only (the reference the SIMD kernel is tested against). */
+  simd?: boolean;
+}
+
 export class CpuDecoder implements Decoder {
   readonly backend = 'wasm' as const;
-  readonly implementation = 'js-f32';
+  readonly implementation: string;
   readonly config: DecoderConfig;
   readonly maxBatch: number;
   readonly maxSeqLen: number;
   readonly #weights: DecoderWeights;
   readonly #rope: RopeTables;
   readonly #slots: (SlotCache | undefined)[];
+  readonly #arena: WasmArena | null;
+  readonly #full: Scratch;
   #scratch: Scratch | undefined;
 
-  constructor(model: DecoderModel, options: DecoderOptions = {}) {
+  constructor(model: DecoderModel, options: CpuDecoderOptions = {}) {
     this.config = model.config;
-    this.#weights = model.weights;
     this.maxBatch = options.maxBatch ?? 1;
     this.maxSeqLen = Math.min(options.maxSeqLen ?? DEFAULT_MAX_SEQ_LEN, model.config.maxSeqLen);
     this.#rope = ropeTables(model.config, this.maxSeqLen);
     this.#slots = new Array<SlotCache | undefined>(this.maxBatch).fill(undefined);
+    const sizes = scratchSizes(model.config, this.maxBatch, this.maxSeqLen);
+    this.#arena =
+      options.simd === false
+        ? null
+        : WasmArena.create(linearFloats(model) + totalOf(sizes) + 64 * 16);
+    this.#weights = this.#arena ? inArena(this.#arena, model.weights) : model.weights;
+    const arena = this.#arena;
+    const make = (n: number): Float32Array => (arena ? arena.alloc(n) : new Float32Array(n));
+    this.#full = {
+      batch: this.maxBatch,
+      x: make(sizes.x),
+      xb: make(sizes.x),
+      q: make(sizes.q),
+      k: make(sizes.kv),
+      v: make(sizes.kv),
+      att: make(sizes.att),
+      attOut: make(sizes.q),
+      hb: make(sizes.hidden),
+      hb2: make(sizes.hidden),
+      logits: make(sizes.logits),
+    };
+    this.implementation = this.#arena ? 'js + wasm-simd matvec, f32' : 'js-f32';
+  }
+
+  #matmul(
+    out: Float32Array,
+    x: Float32Array,
+    w: Float32Array,
+    rows: number,
+    cols: number,
+    batch: number,
+  ): void {
+    const arena = this.#arena;
+    if (arena && cols % 4 === 0 && w.buffer === arena.memory.buffer) {
+      for (let b = 0; b < batch; b++) {
+        arena.matvec(
+          out.byteOffset + b * rows * 4,
+          x.byteOffset + b * cols * 4,
+          w.byteOffset,
+          rows,
+          cols,
+        );
+      }
+      return;
+    }
+    matmulRows(out, x, w, rows, cols, batch);
   }
 
   step(inputs: readonly DecodeInput[]): Promise<Float32Array> {
@@ -133,9 +187,9 @@ export class CpuDecoder implements Decoder {
       if (!lw) throw new GenerationError(`layer ${l} is missing`);
       for (let b = 0; b < batch; b++)
         rmsNorm(s.xb, b * dim, s.x, b * dim, lw.attnNorm, dim, c.normEps);
-      matmulRows(s.q, s.xb, lw.wq, qDim, dim, batch);
-      matmulRows(s.k, s.xb, lw.wk, kvDim, dim, batch);
-      matmulRows(s.v, s.xb, lw.wv, kvDim, dim, batch);
+      this.#matmul(s.q, s.xb, lw.wq, qDim, dim, batch);
+      this.#matmul(s.k, s.xb, lw.wk, kvDim, dim, batch);
+      this.#matmul(s.v, s.xb, lw.wv, kvDim, dim, batch);
       addBias(s.q, lw.bq, qDim, batch);
       addBias(s.k, lw.bk, kvDim, batch);
       addBias(s.v, lw.bv, kvDim, batch);
@@ -160,22 +214,22 @@ export class CpuDecoder implements Decoder {
         values.set(s.v.subarray(b * kvDim, (b + 1) * kvDim), pos * kvDim);
         this.#attend(s, b, pos, keys, values, attScale, group);
       }
-      matmulRows(s.xb, s.attOut, lw.wo, dim, qDim, batch);
+      this.#matmul(s.xb, s.attOut, lw.wo, dim, qDim, batch);
       for (let i = 0; i < batch * dim; i++) s.x[i] = (s.x[i] ?? 0) + (s.xb[i] ?? 0);
       for (let b = 0; b < batch; b++)
         rmsNorm(s.xb, b * dim, s.x, b * dim, lw.ffnNorm, dim, c.normEps);
-      matmulRows(s.hb, s.xb, lw.w1, hiddenDim, dim, batch);
-      matmulRows(s.hb2, s.xb, lw.w3, hiddenDim, dim, batch);
+      this.#matmul(s.hb, s.xb, lw.w1, hiddenDim, dim, batch);
+      this.#matmul(s.hb2, s.xb, lw.w3, hiddenDim, dim, batch);
       for (let i = 0; i < batch * hiddenDim; i++) {
         const g = s.hb[i] ?? 0;
         s.hb[i] = (g / (1 + Math.exp(-g))) * (s.hb2[i] ?? 0);
       }
-      matmulRows(s.xb, s.hb, lw.w2, dim, hiddenDim, batch);
+      this.#matmul(s.xb, s.hb, lw.w2, dim, hiddenDim, batch);
       for (let i = 0; i < batch * dim; i++) s.x[i] = (s.x[i] ?? 0) + (s.xb[i] ?? 0);
     }
     for (let b = 0; b < batch; b++)
       rmsNorm(s.x, b * dim, s.x, b * dim, w.finalNorm, dim, c.normEps);
-    matmulRows(s.logits, s.x, w.lmHead, vocabSize, dim, batch);
+    this.#matmul(s.logits, s.x, w.lmHead, vocabSize, dim, batch);
     return s.logits;
   }
 
@@ -246,18 +300,19 @@ export class CpuDecoder implements Decoder {
   #scratchFor(batch: number): Scratch {
     if (this.#scratch?.batch === batch) return this.#scratch;
     const { dim, hiddenDim, nHeads, nKvHeads, headDim, vocabSize } = this.config;
+    const f = this.#full;
     const scratch: Scratch = {
       batch,
-      x: new Float32Array(batch * dim),
-      xb: new Float32Array(batch * dim),
-      q: new Float32Array(batch * nHeads * headDim),
-      k: new Float32Array(batch * nKvHeads * headDim),
-      v: new Float32Array(batch * nKvHeads * headDim),
-      att: new Float32Array(this.maxSeqLen),
-      attOut: new Float32Array(batch * nHeads * headDim),
-      hb: new Float32Array(batch * hiddenDim),
-      hb2: new Float32Array(batch * hiddenDim),
-      logits: new Float32Array(batch * vocabSize),
+      x: f.x.subarray(0, batch * dim),
+      xb: f.xb.subarray(0, batch * dim),
+      q: f.q.subarray(0, batch * nHeads * headDim),
+      k: f.k.subarray(0, batch * nKvHeads * headDim),
+      v: f.v.subarray(0, batch * nKvHeads * headDim),
+      att: f.att,
+      attOut: f.attOut.subarray(0, batch * nHeads * headDim),
+      hb: f.hb.subarray(0, batch * hiddenDim),
+      hb2: f.hb2.subarray(0, batch * hiddenDim),
+      logits: f.logits.subarray(0, batch * vocabSize),
     };
     this.#scratch = scratch;
     return scratch;
@@ -267,4 +322,55 @@ export class CpuDecoder implements Decoder {
     this.#slots.fill(undefined);
     this.#scratch = undefined;
   }
+}
+
+function scratchSizes(c: DecoderConfig, batch: number, maxSeqLen: number) {
+  return {
+    x: batch * c.dim,
+    q: batch * c.nHeads * c.headDim,
+    kv: batch * c.nKvHeads * c.headDim,
+    att: maxSeqLen,
+    hidden: batch * c.hiddenDim,
+    logits: batch * c.vocabSize,
+  };
+}
+
+function totalOf(sizes: ReturnType<typeof scratchSizes>): number {
+  return 2 * sizes.x + 2 * sizes.q + 2 * sizes.kv + sizes.att + 2 * sizes.hidden + sizes.logits;
+}
+
+function linearFloats(model: DecoderModel): number {
+  const w = model.weights;
+  const perLayer = w.layers.reduce(
+    (n, l) =>
+      n +
+      l.wq.length +
+      l.wk.length +
+      l.wv.length +
+      l.wo.length +
+      l.w1.length +
+      l.w2.length +
+      l.w3.length,
+    0,
+  );
+  return perLayer + w.lmHead.length + 16 * (7 * w.layers.length + 1);
+}
+
+/** The same weights with every linear copied into the arena (norms and biases stay in JS). */
+function inArena(arena: WasmArena, w: DecoderWeights): DecoderWeights {
+  return {
+    tokenEmbedding: w.tokenEmbedding,
+    finalNorm: w.finalNorm,
+    lmHead: arena.copy(w.lmHead),
+    layers: w.layers.map((l) => ({
+      ...l,
+      wq: arena.copy(l.wq),
+      wk: arena.copy(l.wk),
+      wv: arena.copy(l.wv),
+      wo: arena.copy(l.wo),
+      w1: arena.copy(l.w1),
+      w2: arena.copy(l.w2),
+      w3: arena.copy(l.w3),
+    })),
+  };
 }
