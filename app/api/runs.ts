@@ -300,7 +300,17 @@ export const runCommands = {
 } as const;
 
 export const runEvents = [
-  z.object({ kind: z.literal('runs.event'), at: z.number(), runId: z.string(), event: RunEvent }),
+  z.object({
+    kind: z.literal('runs.event'),
+    at: z.number(),
+    runId: z.string(),
+    /**
+     * The event's index in the run's log. A view opening a live run subscribes first, then reads
+     * runs.events (n events) and applies the streamed events with seq >= n: none lost, none twice.
+     */
+    seq: z.number().int().optional(),
+    event: RunEvent,
+  }),
   /** Runs appeared or went away without a live run's events: imports, deletes, the demo run. */
   z.object({
     kind: z.literal('runs.changed'),

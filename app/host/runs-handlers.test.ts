@@ -111,6 +111,14 @@ describe('runs commands', () => {
     );
     expect(streamed.length).toBeGreaterThan(10);
     expect(streamed.at(-1)).toMatchObject({ event: { kind: 'run.finished', status: 'canceled' } });
+    // seq is each event's index in the stored log.
+    expect(streamed.map((event) => (event.kind === 'runs.event' ? event.seq : -1))).toEqual(
+      streamed.map((_event, index) => index),
+    );
+    const log = await call<{ events: unknown[] }>('runs.events', { runId: live.runId });
+    expect(log.events).toEqual(
+      streamed.map((event) => (event.kind === 'runs.event' ? event.event : null)),
+    );
   });
 
   it("gives a run's newest eval result (gold spans, scores), or null", async () => {

@@ -41,8 +41,8 @@ export function runHandlers(
   now: () => number = Date.now,
   evals: EvalStore | null = null,
 ): RunHandlers {
-  runs.onEvent((runId, event) => {
-    emit({ kind: 'runs.event', at: event.at, runId, event });
+  runs.onEvent((runId, event, seq) => {
+    emit({ kind: 'runs.event', at: event.at, runId, seq, event });
   });
   /** Synthetic runs playing live, so runs.cancel reaches them too. */
   const synthetic = new Map<string, AbortController>();
@@ -94,8 +94,8 @@ export function runHandlers(
       const controller = new AbortController();
       const playing = streamSyntheticRun(
         store,
-        (runId, event) => {
-          emit({ kind: 'runs.event', at: event.at, runId, event });
+        (runId, event, seq) => {
+          emit({ kind: 'runs.event', at: event.at, runId, seq, event });
         },
         { agents, turns, seed, eventsPerSecond, signal: controller.signal },
       );

@@ -83,6 +83,8 @@ async function original(): Promise<string> {
 describe('runs.fork', () => {
   it('replays the turns before the fork, runs the edited code, and changes the final answer', async () => {
     const parent = await original();
+    const seqs: number[] = [];
+    service.onEvent((_runId, _event, seq) => seqs.push(seq));
     const fork = await service.fork({
       runId: parent,
       agentId: '0',
@@ -103,6 +105,7 @@ describe('runs.fork', () => {
       kind: 'run.started',
       forkOf: { runId: parent, agentId: '0', turn: 2 },
     });
+    expect(seqs).toEqual(events.map((_event, index) => index));
     const view = foldRun(events);
     expect([...view.agents.keys()]).toEqual(['0', '0.0']);
     expect(view.agents.get('0.0')).toMatchObject({ state: 'done', answer: 'child says A' });

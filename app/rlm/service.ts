@@ -54,7 +54,7 @@ export class RunService {
   readonly #sandboxFactory: SandboxFactory;
   #sandbox: Promise<DisposableSandbox> | null = null;
   readonly #active = new Map<string, RlmRun>();
-  readonly #listeners = new Set<(runId: string, event: RunEvent) => void>();
+  readonly #listeners = new Set<(runId: string, event: RunEvent, seq: number) => void>();
 
   constructor(options: {
     papers: PaperLibrary;
@@ -68,7 +68,8 @@ export class RunService {
     this.#sandboxFactory = options.sandbox;
   }
 
-  onEvent(listener: (runId: string, event: RunEvent) => void): () => void {
+  /** Every event of every run; `seq` is its index in the run's stored log (runs.events order). */
+  onEvent(listener: (runId: string, event: RunEvent, seq: number) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -172,8 +173,8 @@ export class RunService {
       ...(request.promptStyle ? { promptStyle: request.promptStyle } : {}),
       ...extra,
       emit: (event) => {
-        writer.append(event);
-        for (const listener of this.#listeners) listener(runId, event);
+        const seq = writer.append(event);
+        for (const listener of this.#listeners) listener(runId, event, seq);
       },
     });
     this.#active.set(runId, run);

@@ -247,7 +247,7 @@ export function storeSyntheticRun(
  */
 export function streamSyntheticRun(
   store: RunStore,
-  emit: (runId: string, event: RunEvent) => void,
+  emit: (runId: string, event: RunEvent, seq: number) => void,
   options: SyntheticRunOptions & { eventsPerSecond?: number; signal?: AbortSignal } = {},
 ): { runId: string; events: number; finished: Promise<void> } {
   const runId = options.runId ?? randomUUID();
@@ -276,8 +276,7 @@ export function streamSyntheticRun(
             answer: null,
             error: { name: 'RunCanceledError', message: 'the synthetic run was canceled' },
           };
-          writer.append(canceled);
-          emit(runId, canceled);
+          emit(runId, canceled, writer.append(canceled));
         }
         clearInterval(timer);
         writer.flush();
@@ -290,8 +289,7 @@ export function streamSyntheticRun(
       );
       for (const next of events.slice(sent, due)) {
         const event = { ...next, at: Date.now() };
-        writer.append(event);
-        emit(runId, event);
+        emit(runId, event, writer.append(event));
       }
       sent = Math.max(sent, due);
       if (sent >= events.length) {

@@ -424,8 +424,12 @@ export class RunWriter {
     return this.#seq++;
   }
 
-  append(event: RunEvent): void {
+  #appended = 0;
+
+  /** Queues an event; returns its index in the run's log (its seq once written). */
+  append(event: RunEvent): number {
     this.#queue.push(this, event, event.kind === 'run.finished');
+    return this.#appended++;
   }
 
   /** Writes everything queued (of every run of the store) now. */
