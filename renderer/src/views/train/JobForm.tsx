@@ -1,0 +1,167 @@
+// Configure and launch a local training job. Every field maps to TrainConfig (app/api), which the
+// engine validates again; a refused field comes back named and is shown beside the form.
+import { useState, type SyntheticEvent } from 'react';
+import { TrainConfig, type TrainJob } from '../../../../app/api/index.ts';
+import { useApi } from '../../api/ApiContext.tsx';
+import { describeFailure, type Failure } from '../papers/failure.ts';
+
+interface Field {
+  key: string;
+  label: string;
+  value: string;
+  step?: string;
+}
+
+const numericFields: Field[] = [
+  { key: 'rank', label: 'LoRA rank', value: '8' },
+  { key: 'alpha', label: 'LoRA alpha', value: '16' },
+  { key: 'learningRate', label: 'learning rate', value: '1e-6', step: 'any' },
+  { key: 'groupSize', label: 'G (rollouts per question)', value: '8' },
+  { key: 'batchSize', label: 'questions per step', value: '16' },
+  { key: 'beta', label: 'KL β', value: '0.01', step: 'any' },
+  { key: 'maxTurns', label: 'turns', value: '10' },
+  { key: 'maxDepth', label: 'depth', value: '1' },
+  { key: 'maxChildren', label: 'children', value: '4' },
+  { key: 'steps', label: 'steps', value: '100' },
+  { key: 'checkpointEvery', label: 'checkpoint every', value: '10' },
+];
+
+export function JobForm({ onStarted }: { onStarted: (job: TrainJob) => void }) {
+  const api = useApi();
+  const [values, setValues] = useState<Record<string, string>>(() => ({
+    name: 'toy run',
+    baseModel: 'toy:bigram',
+    reward: 'rubric',
+    judge: '',
+    weighting: 'subtree-mean',
+    ...Object.fromEntries(numericFields.map((f) => [f.key, f.value])),
+  }));
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (key: string) => (value: string) => {
+    setValues((current) => ({ ...current, [key]: value }));
+  };
+  const number = (key: string) => Number(values[key]);
+
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const parsed = TrainConfig.safeParse({
+      baseModel: values.baseModel,
+      lora: { rank: number('rank'), alpha: number('alpha') },
+      learningRate: number('learningRate'),
+      groupSize: number('groupSize'),
+      batchSize: number('batchSize'),
+      beta: number('beta'),
+      maxTurns: number('maxTurns'),
+      maxDepth: number('maxDepth'),
+      maxChildren: number('maxChildren'),
+      steps: number('steps'),
+      checkpointEvery: number('checkpointEvery'),
+      reward: values.reward,
+      weighting: values.weighting,
+      ...(values.judge ? { judge: values.judge } : {}),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      setFailure({
+        name: 'InvalidTrainConfig',
+        message: `${issue?.path.join('.') ?? 'config'}: ${issue?.message ?? 'invalid'}`,
+      });
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    api.call('train.start', { name: values.name ?? 'run', config: parsed.data }).then(
+      ({ job }) => {
+        setBusy(false);
+        onStarted(job);
+      },
+      (error: unknown) => {
+        setBusy(false);
+        setFailure(describeFailure(error));
+      },
+    );
+  };
+
+  return (
+    <form className="train-form" onSubmit={submit} data-testid="train-form">
+      <label>
+        name
+        <input
+          value={values.name}
+          onChange={(e) => {
+            set('name')(e.target.value);
+          }}
+          data-testid="train-name"
+        />
+      </label>
+      <label title="a Hugging Face model folder, a llama2.c checkpoint, or toy:bigram (a model-free demo task)">
+        base model
+        <input
+          value={values.baseModel}
+          onChange={(e) => {
+            set('baseModel')(e.target.value);
+          }}
+          data-testid="train-base-model"
+        />
+      </label>
+      {numericFields.map((field) => (
+        <label key={field.key}>
+          {field.label}
+          <input
+            type="number"
+            step={field.step ?? '1'}
+            value={values[field.key]}
+            onChange={(e) => {
+              set(field.key)(e.target.value);
+            }}
+            data-testid={`train-${field.key}`}
+          />
+        </label>
+      ))}
+      <label>
+        reward
+        <select
+          value={values.reward}
+          onChange={(e) => {
+            set('reward')(e.target.value);
+          }}
+        >
+          <option value="rubric">rubric judge</option>
+          <option value="span-f1">span F1</option>
+        </select>
+      </label>
+      <label>
+        judge model
+        <input
+          value={values.judge}
+          placeholder="e.g. endpoint:My vLLM"
+          onChange={(e) => {
+            set('judge')(e.target.value);
+          }}
+        />
+      </label>
+      <label>
+        child weighting
+        <select
+          value={values.weighting}
+          onChange={(e) => {
+            set('weighting')(e.target.value);
+          }}
+        >
+          <option value="subtree-mean">1/k subtree mean (write-up)</option>
+          <option value="token-mean">token mean (reference code)</option>
+          <option value="sample-one-child">one sampled child</option>
+        </select>
+      </label>
+      <button type="submit" disabled={busy} data-testid="train-launch">
+        Launch
+      </button>
+      {failure && (
+        <p className="papers-failure" role="alert" data-testid="train-form-failure">
+          {failure.name}: {failure.message}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,131 @@
+// One Train chart drawn with uPlot: the smoothed line over faint raw values (the legend shows the
+// raw value under the cursor), the reward's min-max band, and a second job overlaid, dashed.
+// The uPlot instance lives as long as the chart's shape (axis, jobs); new points only update data.
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { StepMetrics } from '../../../../app/api/index.ts';
+import { chartData, type ChartSpec, type XAxis } from './series.ts';
+
+const palette = ['#2f6fdf', '#d9480f', '#2b8a3e', '#9c36b5'];
+
+export interface ChartJob {
+  id: string;
+  name: string;
+  metrics: readonly StepMetrics[];
+}
+
+interface Props {
+  spec: ChartSpec;
+  jobs: readonly ChartJob[];
+  axis: XAxis;
+  strength: number;
+  onPickStep?: (jobId: string, step: number) => void;
+}
+
+function build(props: Props): {
+  data: uPlot.AlignedData;
+  series: uPlot.Series[];
+  bands: uPlot.Band[];
+} {
+  const tables: uPlot.AlignedData[] = [];
+  const series: uPlot.Series[] = [{ label: props.axis === 'step' ? 'step' : 'time' }];
+  const bands: uPlot.Band[] = [];
+  props.jobs.forEach((job, j) => {
+    const data = chartData(job.metrics, props.spec, props.axis, props.strength);
+    const columns: (number | null)[][] = [];
+    const prefix = props.jobs.length > 1 ? `${job.name}: ` : '';
+    const dash = j === 0 ? undefined : [6, 4];
+    data.series.forEach((s, i) => {
+      const color = palette[(i + j * 2) % palette.length] ?? '#888';
+      if (data.band) {
+        const base = series.length;
+        columns.push(data.band.max, data.band.min);
+        series.push(
+          { label: `${prefix}max`, stroke: `${color}33`, width: 1, ...(dash ? { dash } : {}) },
+          { label: `${prefix}min`, stroke: `${color}33`, width: 1, ...(dash ? { dash } : {}) },
+        );
+        bands.push({ series: [base, base + 1], fill: `${color}1f` });
+      }
+      columns.push(s.values, s.smoothed);
+      series.push(
+        {
+          label: `${prefix}${s.label} (raw)`,
+          stroke: `${color}55`,
+          width: 1,
+          ...(dash ? { dash } : {}),
+        },
+        {
+          label: `${prefix}${s.label} (smoothed)`,
+          stroke: color,
+          width: 2,
+          ...(dash ? { dash } : {}),
+        },
+      );
+    });
+    tables.push([data.x, ...columns] as uPlot.AlignedData);
+  });
+  const data = tables.length === 1 ? (tables[0] ?? [[]]) : uPlot.join(tables);
+  return { data, series, bands };
+}
+
+export function TrainChart(props: Props) {
+  const holder = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const shape = `${props.axis}|${props.jobs.map((j) => j.id).join(',')}|${props.spec.id}`;
+  const { onPickStep } = props;
+  const latest = useRef(props);
+  latest.current = props;
+
+  useEffect(() => {
+    const element = holder.current;
+    if (!element) return;
+    const { data, series, bands } = build(latest.current);
+    const options: uPlot.Options = {
+      width: Math.max(element.clientWidth, 200),
+      height: 180,
+      scales: { x: { time: latest.current.axis === 'wall' } },
+      series,
+      bands,
+      axes: [{ stroke: 'currentColor' }, { stroke: 'currentColor' }],
+      legend: { live: true },
+      cursor: { drag: { x: true, y: false } },
+    };
+    const instance = new uPlot(options, data, element);
+    plot.current = instance;
+    const click = () => {
+      const index = instance.cursor.idx;
+      const first = latest.current.jobs[0];
+      if (index === null || index === undefined || !first) return;
+      const x = instance.data[0][index];
+      const metric =
+        latest.current.axis === 'step'
+          ? first.metrics.find((m) => m.step === x)
+          : first.metrics[index];
+      if (metric) onPickStep?.(first.id, metric.step);
+    };
+    instance.over.addEventListener('click', click);
+    const resize = new ResizeObserver(() => {
+      instance.setSize({ width: Math.max(element.clientWidth, 200), height: 180 });
+    });
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      instance.over.removeEventListener('click', click);
+      instance.destroy();
+      plot.current = null;
+    };
+  }, [shape, onPickStep]);
+
+  // New points and a new smoothing only replace the data.
+  useEffect(() => {
+    plot.current?.setData(build(props).data);
+  });
+
+  return (
+    <figure className="train-chart" data-testid={`train-chart-${props.spec.id}`}>
+      <figcaption>{props.spec.title}</figcaption>
+      <div ref={holder} className="train-chart-plot" />
+    </figure>
+  );
+}

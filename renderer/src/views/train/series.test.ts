@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { StepMetrics } from '../../../../app/api/index.ts';
+import { chartData, charts, smooth, xValue } from './series.ts';
+
+const step = (n: number, reward: number | null): StepMetrics => ({
+  step: n,
+  phase: 'grpo',
+  at: 1_700_000_000_000 + n * 2000,
+  elapsedMs: n * 2000,
+  loss: -n,
+  gradNorm: 1,
+  tokensPerSecond: 100,
+  entropy: null,
+  rewardMean: reward,
+  rewardMin: reward === null ? null : reward - 0.1,
+  rewardMax: reward === null ? null : reward + 0.1,
+  precisionMean: null,
+  recallMean: null,
+  kl: 0,
+  clipFraction: 0,
+  turnsPerRollout: 2,
+  childrenPerRollout: 1,
+  groups: [],
+});
+
+describe('smooth', () => {
+  it('is the raw series at strength 0 and debiased at the start', () => {
+    expect(smooth([1, 2, 3], 0)).toEqual([1, 2, 3]);
+    // A constant series stays constant at any strength: no pull toward 0.
+    for (const v of smooth([5, 5, 5, 5], 0.9)) expect(v).toBeCloseTo(5, 12);
+    const s = smooth([0, 10], 0.5);
+    expect(s[1]).toBeCloseTo((0.5 * 0 * 0.5 + 0.5 * 10) / (1 - 0.25), 12);
+  });
+
+  it('keeps missing values missing and skips them', () => {
+    expect(smooth([1, null, 1], 0.6)).toEqual([1, null, 1]);
+  });
+});
+
+describe('chart data', () => {
+  it('puts x on steps, seconds since the start or wall time', () => {
+    const m = step(3, 0.5);
+    expect(xValue(m, 'step')).toBe(3);
+    expect(xValue(m, 'relative')).toBe(6);
+    expect(xValue(m, 'wall')).toBe(1_700_000_006);
+  });
+
+  it('carries the reward band and each figure of a chart', () => {
+    const data = chartData(
+      [step(1, 0.2), step(2, 0.4)],
+      charts[0] ?? charts[1] ?? { id: 'none', title: '', metrics: [] },
+      'step',
+      0,
+    );
+    expect(data.x).toEqual([1, 2]);
+    expect(data.series[0]?.values).toEqual([0.2, 0.4]);
+    expect(data.band?.max[1]).toBeCloseTo(0.5, 12);
+    const shape = charts.find((c) => c.id === 'shape');
+    if (!shape) throw new Error('no shape chart');
+    expect(chartData([step(1, 0)], shape, 'step', 0).series.map((s) => s.label)).toEqual([
+      'turns',
+      'children',
+    ]);
+  });
+});
