@@ -21,7 +21,9 @@ describe('WasmArena.matvec', () => {
       arena.matvec(out.byteOffset, x.byteOffset, w.byteOffset, rows, cols);
       const expected = new Float32Array(rows);
       matmulRows(expected, x, w, rows, cols, 1);
-      expected.forEach((e, i) => expect(out[i]).toBeCloseTo(e, 4));
+      expected.forEach((e, i) => {
+        expect(out[i]).toBeCloseTo(e, 4);
+      });
     }
   });
 
@@ -55,7 +57,9 @@ describe('WasmArena.matvec', () => {
       ];
       const a = await simd.step(inputs);
       const b = await plain.step(inputs);
-      b.forEach((v, i) => expect(a[i]).toBeCloseTo(v, 3));
+      b.forEach((v, i) => {
+        expect(a[i]).toBeCloseTo(v, 3);
+      });
     }
   });
 });
