@@ -75,6 +75,18 @@ describe('the sample workspace', () => {
     });
   }, 120_000);
 
+  it('offers nothing when the build has no bundled sample', async () => {
+    expect(
+      await installSampleWorkspace({
+        workspace,
+        papers: engine.papers,
+        runStore: engine.runStore,
+        assetsDir: join(dir, 'no-assets'),
+      }),
+    ).toMatchObject({ installed: false });
+    expect(engine.papers.sets()).toEqual([]);
+  });
+
   it('leaves a workspace that already has runs alone, for good', async () => {
     const exported = `{"format":"rlm-studio.run","version":1,"run":${JSON.stringify({
       id: 'r',

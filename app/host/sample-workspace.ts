@@ -3,7 +3,7 @@
 // (assets/demo/demo-run.jsonl), so a new user sees a whole tree before configuring a model.
 // Idempotent: it runs once per workspace (a marker), and only on a workspace with no sets and no
 // runs; a user who deletes the sample set does not get it back.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiEvent } from '../api/index.ts';
@@ -54,6 +54,8 @@ async function install(
   }
   const assets = options.assetsDir ?? defaultAssetsDir();
   const dir = join(assets, 'sample-papers');
+  // A build without the bundled sample (a test bundle) offers nothing and tries again next start.
+  if (!existsSync(dir)) return skipped;
   const pdfs = readdirSync(dir)
     .filter((name) => name.toLowerCase().endsWith('.pdf'))
     .sort()
