@@ -6,13 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type {
-  ApiEvent,
-  EvalReport,
-  EvalResult,
-  EvalStartRequest,
-  EvalStatus,
-} from '../api/index.ts';
+import type { ApiEvent, EvalReport, EvalStartRequest, EvalStatus } from '../api/index.ts';
 import type { Provider } from '../models/index.ts';
 import type { PaperLibrary } from '../papers/index.ts';
 import type { StartedRun, StartRunRequest } from '../rlm/index.ts';
@@ -22,10 +16,9 @@ import { evalReport } from './eval-report.ts';
 import { RubricJudge } from './judge.ts';
 import { loadDataset, paperLookup } from './load.ts';
 import type { PaperIndex } from './locate.ts';
-import { answerSpans } from './predictions.ts';
 import { qasperJson } from './qasper-dataset.ts';
 import type { EvidenceDataset, EvidencePaper, EvidenceQuestion } from './question.ts';
-import { scoreQuestion } from './score.ts';
+import { errorInfo, runQuestion, type QuestionRunContext } from './question-run.ts';
 
 export interface EvalDependencies {
   papers: PaperLibrary;
@@ -56,12 +49,6 @@ export function evalId(request: EvalStartRequest): string {
     request.judge ?? null,
   ]);
   return `eval-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
-}
-
-function errorInfo(error: unknown): { name: string; message: string } {
-  return error instanceof Error
-    ? { name: error.name, message: error.message }
-    : { name: 'Error', message: String(error) };
 }
 
 export class EvalService {
@@ -169,81 +156,21 @@ export class EvalService {
     const indexes = new Map<EvidencePaper, PaperIndex>();
     let done = questions.length - pending.length;
 
+    const context: QuestionRunContext = {
+      evalId: id,
+      request,
+      runs: this.#deps.runs,
+      runStore: this.#deps.runStore,
+      judge,
+      papersOf,
+      indexes,
+      signal: controller.signal,
+      activeRuns,
+      now: () => this.#now(),
+    };
     const runOne = async (question: EvidenceQuestion, seq: number): Promise<void> => {
-      const started = performance.now();
-      let runId: string | null = null;
-      let answer: unknown = null;
-      let status: 'done' | 'failed' = 'failed';
-      let error: { name: string; message: string } | null;
-      try {
-        const run = await this.#deps.runs.start({
-          set: question.set,
-          question: question.question,
-          model: request.model,
-          ...(question.paperIds ? { paperIds: question.paperIds } : {}),
-          ...(request.budgets ? { budgets: request.budgets } : {}),
-        });
-        runId = run.runId;
-        activeRuns.add(run);
-        const outcome = await run.finished.finally(() => activeRuns.delete(run));
-        if (controller.signal.aborted && outcome.status === 'canceled') return;
-        answer = outcome.answer;
-        status = outcome.status === 'done' ? 'done' : 'failed';
-        error = outcome.error;
-      } catch (failure) {
-        error = errorInfo(failure);
-      }
-      const latencyMs = performance.now() - started;
-      const spans = answerSpans(answer);
-      const score = scoreQuestion(question, spans, {
-        papers: papersOf(question),
-        indexes,
-        ...(request.threshold !== undefined ? { locate: { threshold: request.threshold } } : {}),
-      });
-      const verdict = judge
-        ? await judge.judge(
-            {
-              question: question.question,
-              gold: question.gold.map((span) => span.text),
-              predicted: spans.map((span) => span.text),
-            },
-            controller.signal,
-          )
-        : null;
-      if (controller.signal.aborted && verdict?.failures.includes('canceled')) return;
-      const run =
-        runId !== null && this.#deps.runStore.has(runId) ? this.#deps.runStore.get(runId) : null;
-      const runCost = run ? run.costUsd : 0;
-      const result: EvalResult = {
-        evalId: id,
-        questionId: question.id,
-        seq,
-        runId,
-        status,
-        question: question.question,
-        set: question.set,
-        paperIds: question.paperIds ?? papersOf(question).map((paper) => paper.id),
-        answer,
-        spans: score.spans,
-        gold: score.gold,
-        spanPrecision: score.span?.precision ?? null,
-        spanRecall: score.span?.recall ?? null,
-        spanF1: score.span?.f1 ?? null,
-        evidenceF1: score.evidenceF1,
-        rubric: verdict?.reward ?? null,
-        judge: verdict,
-        latencyMs,
-        inputTokens: (run?.inputTokens ?? 0) + (verdict?.inputTokens ?? 0),
-        outputTokens: (run?.outputTokens ?? 0) + (verdict?.outputTokens ?? 0),
-        costUsd:
-          runCost === null || (verdict !== null && verdict.costUsd === null)
-            ? null
-            : runCost + (verdict?.costUsd ?? 0),
-        error,
-        finishedAt: this.#now(),
-      };
-      if (runId !== null && run)
-        this.#deps.runStore.setScore(runId, result.rubric ?? result.spanF1);
+      const result = await runQuestion(context, question, seq);
+      if (!result) return; // canceled: no row, a resume runs it again
       evals.saveResult(result);
       done++;
       this.#emit({
