@@ -66,7 +66,7 @@ export function skyrlOverrides(
     ['generator.sampling_params.max_generate_length', config.maxTokensPerTurn],
     ['generator.inference_engine_tensor_parallel_size', 1],
     ['generator.num_inference_engines', cluster.nodes * cluster.gpusPerNode],
-    ['environment.env_class', 'rlm_evidence'],
+    ['environment.env_class', 'rlm'],
   ];
 }
 

@@ -1,7 +1,8 @@
-// What training/rl adds to `rlm-studio` (installed by bin/rlm-studio.js): `train-job`.
+// What training/rl adds to `rlm-studio` (installed by bin/rlm-studio.js): `train-job` and `cluster`.
 import type { CliExtensions } from '../../app/cli/index.ts';
+import { clusterCommand } from '../cluster/cluster-command.ts';
 import { trainJobCommand } from './train-job-command.ts';
 
 export function rlCliExtensions(): CliExtensions {
-  return { commands: [trainJobCommand] };
+  return { commands: [trainJobCommand, clusterCommand] };
 }
