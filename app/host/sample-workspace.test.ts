@@ -8,7 +8,7 @@ import { foldRun, type ApiEvent } from '../api/index.ts';
 import { importRunLog } from '../runs-io/index.ts';
 import { openWorkspace, type Workspace } from '../store/index.ts';
 import { composeEngine, type Engine } from './compose.ts';
-import { installSampleWorkspace, sampleSetName } from './sample-workspace.ts';
+import { defaultAssetsDir, installSampleWorkspace, sampleSetName } from './sample-workspace.ts';
 
 let dir: string;
 let workspace: Workspace;
@@ -49,6 +49,8 @@ describe('the sample workspace', () => {
     const paper = engine.papers.paper(sampleSetName, '1911.02782').contextText;
     for (const span of runs[0]?.answer as string[]) expect(paper).toContain(span);
     expect(events.map((event) => event.kind)).toEqual(['papers.setsChanged', 'runs.changed']);
+    // The demo's scripted model points at this checkout's script, wherever the app runs from.
+    expect(runs[0]?.model).toBe(`scripted:${defaultAssetsDir()}demo/demo.script.json`);
     expect(await install()).toMatchObject({ installed: false });
     expect(engine.runStore.list()).toHaveLength(1);
   }, 60_000);

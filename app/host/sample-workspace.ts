@@ -67,9 +67,16 @@ async function install(
       `The bundled sample paper set did not import: ${failed.map((f) => `${f.input}: ${f.error?.message ?? ''}`).join('; ')}`,
     );
   options.emit?.({ kind: 'papers.setsChanged', at: now() });
+  // The recording names its script relative to the repository; here it becomes this install's own
+  // path, so forking the demo run (whose live model defaults to the parent's) finds the script.
+  const recordedModel = JSON.stringify(`scripted:assets/demo/demo.script.json`);
+  const localModel = JSON.stringify(`scripted:${join(assets, 'demo', 'demo.script.json')}`);
   const report = importRunLog(
     runStore,
-    readFileSync(join(assets, 'demo', 'demo-run.jsonl'), 'utf8'),
+    readFileSync(join(assets, 'demo', 'demo-run.jsonl'), 'utf8').replaceAll(
+      `"model":${recordedModel}`,
+      `"model":${localModel}`,
+    ),
     {
       format: 'ours',
       source: 'the bundled demo run',
