@@ -47,8 +47,15 @@ export function toDevice(a: Float32Array, shape: number[], dtype: np.DType = np.
 /** Uploads `weights` with each linear as [in, out] (float64 for gradient checks). */
 export function uploadWeights(model: DecoderModel, dtype: np.DType = np.float32): JaxWeights {
   const { config: c, weights: w } = model;
-  const transposed = (a: Float32Array, out: number, inp: number): Arr =>
-    toDevice(a, [out, inp], dtype).transpose().astype(dtype);
+  // Transposed on the host, so the device holds contiguous [in, out] arrays (a transposed view
+  // would be re-laid-out by every kernel that reads it).
+  const transposed = (a: Float32Array, out: number, inp: number): Arr => {
+    const t = new Float32Array(a.length);
+    for (let o = 0; o < out; o++) {
+      for (let i = 0; i < inp; i++) t[i * out + o] = a[o * inp + i] ?? 0;
+    }
+    return toDevice(t, [inp, out], dtype);
+  };
   const optional = (key: string, a: Float32Array | null): Record<string, Arr> =>
     a ? { [key]: toDevice(a, [a.length], dtype) } : {};
   const qDim = c.nHeads * c.headDim;
