@@ -202,7 +202,7 @@ describe('alexzhang13/rlm logs', () => {
       JSON.stringify({ type: 'iteration', response: 42 }),
       JSON.stringify(iteration('FINAL(yes)', [], 'yes', '2026-01-01T00:00:01')),
     ].join('\n');
-    const report = importRunLog(store, text);
+    const report = importRunLog(store, text, { now: 5_000 });
     expect(report.problems.map((problem) => [problem.line, problem.name])).toEqual([
       [2, 'RunLogLineError'],
       [4, 'RunLogLineError'],
@@ -211,6 +211,14 @@ describe('alexzhang13/rlm logs', () => {
     expect(report.runs).toEqual([
       expect.objectContaining({ question: 'q2', turns: 1, status: 'done' }),
     ]);
+    // The run_context has no timestamp: the run is dated by its first iteration's start.
+    expect(store.get(report.runs[0]?.runId ?? '').createdAt).toBe(
+      Date.parse('2026-01-01T00:00:01Z') - 1500,
+    );
+    const undated = importRunLog(store, lines({ type: 'run_context', prompt: 'q3' }), {
+      now: 5_000,
+    });
+    expect(store.get(undated.runs[0]?.runId ?? '').createdAt).toBe(5_000);
   });
 
   it('names a file it cannot read', () => {

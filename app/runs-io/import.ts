@@ -87,7 +87,7 @@ export function parseRunLog(
     format === 'ours'
       ? readOurs(lines)
       : format === 'rlm-log'
-        ? readRlmLog(lines, newId)
+        ? readRlmLog(lines, newId, options.now ?? Date.now())
         : readSkyRl(lines, newId, options.now ?? Date.now());
   return {
     format,

@@ -270,14 +270,14 @@ function questionOf(segment: Segment): string {
   return users.at(-1)?.content.slice(0, 2000) ?? '';
 }
 
-function convert(meta: Record_ | null, segment: Segment, id: string): ImportedRun {
+function convert(meta: Record_ | null, segment: Segment, id: string, now: number): ImportedRun {
   const first = segment.iterations[0];
   const firstEnd = parseTimestamp(first?.timestamp);
   const createdAt =
     parseTimestamp(segment.context?.timestamp) ??
     (firstEnd !== null ? firstEnd - num(first?.iteration_time) * 1000 : null) ??
     parseTimestamp(meta?.timestamp) ??
-    0;
+    now;
   const question = questionOf(segment);
   const model = typeof meta?.root_model === 'string' ? meta.root_model : 'unknown';
   const maxIterations = num(meta?.max_iterations);
@@ -331,7 +331,12 @@ function convert(meta: Record_ | null, segment: Segment, id: string): ImportedRu
   return { id, question, set: '', model, createdAt, parentRunId: null, score: null, events };
 }
 
-export function readRlmLog(lines: readonly ParsedLine[], newId: () => string): FormatReadResult {
+/** `now` dates a run whose log carries no timestamp at all. */
+export function readRlmLog(
+  lines: readonly ParsedLine[],
+  newId: () => string,
+  now: number,
+): FormatReadResult {
   const problems: RunLogLineError[] = [];
   const runs: ImportedRun[] = [];
   let meta: Record_ | null = null;
@@ -339,7 +344,7 @@ export function readRlmLog(lines: readonly ParsedLine[], newId: () => string): F
   let segmentMeta: Record_ | null = null;
   const close = () => {
     if (segment && (segment.context || segment.iterations.length > 0))
-      runs.push(convert(segmentMeta, segment, newId()));
+      runs.push(convert(segmentMeta, segment, newId(), now));
     segment = null;
   };
   for (const { line, value } of lines) {
