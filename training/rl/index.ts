@@ -51,3 +51,4 @@ export {
   type SftSelection,
   type TeacherRun,
 } from './sft.ts';
+export { finalAnswer, rlmEnvironment, type RlmEnvironmentOptions } from './rlm-rollouts.ts';
