@@ -108,7 +108,16 @@ describe('runs.fork', () => {
     expect(seqs).toEqual(events.map((_event, index) => index));
     const view = foldRun(events);
     expect([...view.agents.keys()]).toEqual(['0', '0.0']);
-    expect(view.agents.get('0.0')).toMatchObject({ state: 'done', answer: 'child says A' });
+    expect(view.agents.get('0.0')).toMatchObject({
+      state: 'done',
+      answer: 'child says A',
+      inputTokens: 0,
+    });
+    // The fork's totals and its tree agree: replayed work is not counted as spent again.
+    expect(store.get(fork.runId)).toMatchObject({
+      inputTokens: view.inputTokens,
+      outputTokens: view.outputTokens,
+    });
     expect(view.agents.get('0')?.turns[2]?.code[0]?.code).toBe('{"final": "edited answer"}\n');
     // The REPL state before the fork was rebuilt: turn 1's llm_query answer is in its output.
     expect(view.agents.get('0')?.turns[1]?.code[0]?.stdout).toBe('"fine"\n');
@@ -130,6 +139,9 @@ describe('runs.fork', () => {
       '0#2',
     ]);
     expect(store.get(fork.runId).answer).toBe('child says B');
+    const view = foldRun(store.events(fork.runId));
+    expect(view.inputTokens).toBeGreaterThan(0);
+    expect(store.get(fork.runId).inputTokens).toBe(view.inputTokens);
   });
 
   it('names a fork point the run never reached', async () => {

@@ -139,13 +139,24 @@ export class ForkPlan {
     return {
       answer: returned.answer as Literal,
       error: returned.error,
-      events: this.#events.filter(
-        (event) =>
-          event.kind !== 'run.started' &&
-          event.kind !== 'run.finished' &&
-          'agentId' in event &&
-          isDescendant(event.agentId.replace(/:llm$/, ''), childId),
-      ),
+      // Replayed, not spent again: the fork's totals and its tree count no tokens for them.
+      events: this.#events
+        .filter(
+          (event) =>
+            event.kind !== 'run.started' &&
+            event.kind !== 'run.finished' &&
+            'agentId' in event &&
+            isDescendant(event.agentId.replace(/:llm$/, ''), childId),
+        )
+        .map((event) =>
+          event.kind === 'model.done'
+            ? {
+                ...event,
+                usage: { inputTokens: 0, outputTokens: 0 },
+                costUsd: event.costUsd === null ? null : 0,
+              }
+            : event,
+        ),
     };
   }
 }
