@@ -1,12 +1,17 @@
 // runs.import / list filters / export / delete through the host, as a front end calls them.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, CommandName, RunSummaryPayload } from '../api/index.ts';
 import { openWorkspace, type Workspace } from '../store/index.ts';
+import { fakeSandbox } from '../rlm/fake-sandbox.test-helper.ts';
 import { composeEngine, type Engine } from './compose.ts';
 
+const qasper = new URL(
+  '../../../shared/data/qasper/qasper_test_v0.3_subset_papers_with_pdf.json',
+  import.meta.url,
+).pathname;
 const realLog = new URL(
   '../../../shared/data/trajectories/alexzhang13-rlm-gpt4o-example.jsonl',
   import.meta.url,
@@ -150,6 +155,60 @@ describe('runs commands', () => {
     expect(result).toMatchObject({ gold, rubric: 0.75, evalId: 'e' });
     await expect(call('runs.evaluation', { runId: 'nope' })).rejects.toThrow(/RunNotFoundError/);
   });
+
+  it('starts a run and forks it through the api; the fork streams like a live run', async () => {
+    await engine.dispose();
+    engine = composeEngine({
+      workspace,
+      shell: 'serve',
+      now: () => 42,
+      sandbox: (callbacks) => Promise.resolve(fakeSandbox(callbacks)),
+    });
+    events = [];
+    engine.host.onEvent((event) => events.push(event));
+    await engine.papers.importPaths('qasper', [qasper]);
+    const script = join(dir, 'script.json');
+    const repl = (command: unknown) => '```repl\n' + JSON.stringify(command) + '\n```';
+    writeFileSync(
+      script,
+      JSON.stringify({ '0': [repl({ print: 'hi' }), repl({ final: 'first' })] }),
+    );
+    const { runId } = await call<{ runId: string }>('runs.start', {
+      set: 'qasper',
+      question: 'Q?',
+      model: `scripted:${script}`,
+    });
+    const finishedOf = (id: string) =>
+      new Promise<void>((resolve) => {
+        const check = () =>
+          events.some(
+            (e) => e.kind === 'runs.event' && e.runId === id && e.event.kind === 'run.finished',
+          );
+        if (check()) resolve();
+        const stop = engine.host.onEvent(() => {
+          if (check()) {
+            stop();
+            resolve();
+          }
+        });
+      });
+    await finishedOf(runId);
+    await expect(call('runs.fork', { runId, agentId: '0', turn: 1 })).rejects.toThrow(
+      /ApiValidationError.*code.*give code or response/,
+    );
+    const fork = await call<{ runId: string }>('runs.fork', {
+      runId,
+      agentId: '0',
+      turn: 1,
+      code: '{"final": "forked"}',
+    });
+    await finishedOf(fork.runId);
+    const { run } = await call<{ run: RunSummaryPayload }>('runs.events', { runId: fork.runId });
+    expect(run).toMatchObject({ parentRunId: runId, answer: 'forked', status: 'done' });
+    expect(await call<{ runs: RunSummaryPayload[] }>('runs.list', { parentRunId: runId })).toEqual({
+      runs: [run],
+    });
+  }, 30_000);
 
   it('answers a file it cannot read with a named error', async () => {
     await expect(call('runs.import', { text: '{"a":1}\n', name: 'x.jsonl' })).rejects.toThrow(
