@@ -51,3 +51,10 @@ export {
 } from './lora.ts';
 export { loadAdapter, mergeLora, saveAdapter } from './adapter-io.ts';
 export { AdamW, learningRateAt, type AdamWOptions, type LrSchedule } from './optimizer.ts';
+export {
+  LoraPolicy,
+  type LoraPolicyOptions,
+  type PolicyScores,
+  type PolicyTurn,
+} from './lora-policy.ts';
+export type { AdamWState } from './optimizer.ts';

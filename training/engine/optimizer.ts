@@ -56,6 +56,12 @@ function adamwLeaf(beta1: number, beta2: number, eps: number, weightDecay: numbe
   };
 }
 
+export interface AdamWState {
+  step: number;
+  m: Float32Array[];
+  v: Float32Array[];
+}
+
 export class AdamW<T extends JsTree<np.Array>> {
   readonly beta1: number;
   readonly beta2: number;
@@ -99,6 +105,35 @@ export class AdamW<T extends JsTree<np.Array>> {
       if (this.#v) this.#v[i] = v2;
     });
     return tree.unflatten(def, out) as T;
+  }
+
+  /** Moments and step count on the host (checkpoints); empty moments before the first step. */
+  async exportState(): Promise<AdamWState> {
+    const host = async (list: Arr[] | null) =>
+      Promise.all(
+        (list ?? []).map(async (a) => Float32Array.from((await a.ref.data()) as ArrayLike<number>)),
+      );
+    return { step: this.#t, m: await host(this.#m), v: await host(this.#v) };
+  }
+
+  /** Restores `exportState`'s values; `like` gives each moment's shape (the parameters). */
+  importState(state: AdamWState, like: T): void {
+    const leaves = tree.leaves(like);
+    if (
+      state.m.length !== 0 &&
+      (state.m.length !== leaves.length || state.v.length !== leaves.length)
+    ) {
+      throw new EngineError('optimizer state does not match the parameters');
+    }
+    tree.dispose([...(this.#m ?? []), ...(this.#v ?? [])]);
+    const up = (data: Float32Array, i: number): Arr => {
+      const leaf = leaves[i];
+      if (!leaf) throw new EngineError('optimizer state does not match the parameters');
+      return np.array(Float32Array.from(data), { shape: leaf.shape }).astype(leaf.dtype);
+    };
+    this.#m = state.m.length ? state.m.map(up) : null;
+    this.#v = state.v.length ? state.v.map(up) : null;
+    this.#t = state.step;
   }
 
   dispose(): void {

@@ -21,6 +21,7 @@ import {
   globalNorm,
   learningRateAt,
   type AdamWOptions,
+  type AdamWState,
   type LrSchedule,
 } from './optimizer.ts';
 import { ropeTables } from './rope.ts';
@@ -81,6 +82,8 @@ export class Trainer {
   readonly #model: DecoderModel;
   readonly #gradFn: OwnedFunction<(...args: Parameters<WeightedFn>) => [Arr, Tree]>;
   readonly #logpFn: OwnedFunction<(...args: Parameters<WeightedFn>) => Arr>;
+  /** Log-probs of the base model alone (LoRA's adapters off): RL's reference policy. */
+  readonly #referenceFn: OwnedFunction<(...args: Parameters<WeightedFn>) => Arr>;
 
   constructor(model: DecoderModel, options: TrainerOptions) {
     this.#model = model;
@@ -128,6 +131,26 @@ export class Trainer {
         const adapters = full ? null : (trainable as unknown as LoraParams);
         if (full) tree.dispose(frozen);
         return sequenceLogProbs(c, base, adapters, scale, { tokens, cos, sin }, targets);
+      },
+    );
+    this.#referenceFn = this.#referenceSetup(c);
+  }
+
+  #referenceSetup(c: DecoderConfig): OwnedFunction<(...args: Parameters<WeightedFn>) => Arr> {
+    return jit(
+      (
+        trainable: Tree,
+        frozen: Tree,
+        tokens: Arr,
+        targets: Arr,
+        weights: Arr,
+        cos: Arr,
+        sin: Arr,
+      ) => {
+        weights.dispose();
+        tree.dispose(trainable);
+        const base = frozen as unknown as JaxWeights;
+        return sequenceLogProbs(c, base, null, 0, { tokens, cos, sin }, targets);
       },
     );
   }
@@ -186,11 +209,15 @@ export class Trainer {
   }
 
   /** log p(seq[t+1] | seq[<=t]) for each sequence (length - 1 values each). */
-  async logProbs(sequences: readonly (readonly number[])[]): Promise<Float64Array[]> {
+  async logProbs(
+    sequences: readonly (readonly number[])[],
+    options: { adapters?: boolean } = {},
+  ): Promise<Float64Array[]> {
     const p = this.#pack(sequences);
-    const out = this.#logpFn(
+    const reference = options.adapters === false && this.#adapters !== null;
+    const out = (reference ? this.#referenceFn : this.#logpFn)(
       tree.ref(this.#trainable()),
-      this.#frozen(),
+      reference ? tree.ref(this.#base as unknown as Tree) : this.#frozen(),
       p.tokens,
       p.targets,
       p.weights,
@@ -252,20 +279,36 @@ export class Trainer {
     return this.#accumulated ? tree.ref(this.#accumulated) : null;
   }
 
-  /** Averages the accumulated micro-batches, clips, applies AdamW; clears the accumulator. */
-  async step(): Promise<{ gradNorm: number; learningRate: number }> {
+  /**
+   * Averages the accumulated micro-batches (or sums them, when each already carries its share of
+   * the loss), clips, applies AdamW; clears the accumulator. The learning rate and clipping norm
+   * come from the schedule and the options unless given here.
+   */
+  async step(
+    options: { learningRate?: number; maxGradNorm?: number; sumMicroBatches?: boolean } = {},
+  ): Promise<{ gradNorm: number; learningRate: number }> {
     if (!this.#accumulated) throw new EngineError('step() before any accumulate()');
     const grads = this.#accumulated;
-    const micro = this.#micro;
+    const micro = options.sumMicroBatches ? 1 : this.#micro;
     this.#accumulated = null;
     this.#micro = 0;
     const norm = (await globalNorm(grads)) / micro;
-    const clip = norm > this.#maxGradNorm ? this.#maxGradNorm / norm : 1;
-    const learningRate = learningRateAt(this.#optimizer.stepCount, this.#schedule);
+    const maxNorm = options.maxGradNorm ?? this.#maxGradNorm;
+    const clip = norm > maxNorm ? maxNorm / norm : 1;
+    const learningRate =
+      options.learningRate ?? learningRateAt(this.#optimizer.stepCount, this.#schedule);
     const updated = this.#optimizer.apply(this.#trainable(), grads, learningRate, clip / micro);
     if (this.#adapters) this.#adapters = updated as unknown as LoraParams;
     else this.#base = updated as unknown as JaxWeights;
     return { gradNorm: norm, learningRate };
+  }
+
+  optimizerState(): Promise<AdamWState> {
+    return this.#optimizer.exportState();
+  }
+
+  setOptimizerState(state: AdamWState): void {
+    this.#optimizer.importState(state, this.#trainable());
   }
 
   /** Host copies of the adapters (LoRA only). */
@@ -295,5 +338,6 @@ export class Trainer {
     this.#optimizer.dispose();
     this.#gradFn.dispose();
     this.#logpFn.dispose();
+    this.#referenceFn.dispose();
   }
 }
