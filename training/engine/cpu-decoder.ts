@@ -95,6 +95,7 @@ export interface CpuDecoderOptions extends DecoderOptions {
 export class CpuDecoder implements Decoder {
   readonly backend = 'wasm' as const;
   readonly implementation: string;
+  readonly notes: string[] = [];
   readonly config: DecoderConfig;
   readonly maxBatch: number;
   readonly maxSeqLen: number;
@@ -133,6 +134,8 @@ export class CpuDecoder implements Decoder {
       logits: make(sizes.logits),
     };
     this.implementation = this.#arena ? 'js + wasm-simd matvec, f32' : 'js-f32';
+    if (options.precision === 'f16')
+      this.notes.push('f16 was asked for; the CPU decoder computes in f32');
   }
 
   #matmul(

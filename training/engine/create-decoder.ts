@@ -12,6 +12,6 @@ export function createDecoder(
   options: DecoderOptions = {},
 ): Decoder {
   return backend.backend === 'webgpu'
-    ? new JaxDecoder(model, 'webgpu', options)
+    ? new JaxDecoder(model, 'webgpu', { ...options, shaderF16: backend.shaderF16 })
     : new CpuDecoder(model, options);
 }

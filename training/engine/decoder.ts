@@ -17,6 +17,8 @@ export interface Decoder {
   /** What the user chose ('wasm' or 'webgpu') and what actually runs (e.g. 'js-f32'). */
   readonly backend: BackendName;
   readonly implementation: string;
+  /** What the user should know about how it runs (e.g. an f16 request computed in f32). */
+  readonly notes: readonly string[];
   /** Number of KV cache slots: sequences decoded together. */
   readonly maxBatch: number;
   readonly maxSeqLen: number;
@@ -25,8 +27,12 @@ export interface Decoder {
   dispose(): void;
 }
 
+export type Precision = 'f32' | 'f16';
+
 export interface DecoderOptions {
   maxBatch?: number;
+  /** f16 weights, cache and activations (WebGPU with shader-f16 only; else f32, with a note). */
+  precision?: Precision;
   /** Caps the model's own context to bound KV cache memory. */
   maxSeqLen?: number;
 }

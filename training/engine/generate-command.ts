@@ -12,6 +12,7 @@ interface GenerateCommandOptions {
   topP: number;
   seed?: number;
   backend: BackendChoice;
+  precision: 'f32' | 'f16';
 }
 
 function number(min: number, max = Infinity, integer = false) {
@@ -24,6 +25,11 @@ function number(min: number, max = Infinity, integer = false) {
     }
     return n;
   };
+}
+
+function precisionChoice(value: string): 'f32' | 'f16' {
+  if (value === 'f32' || value === 'f16') return value;
+  throw new InvalidArgumentError('expected f32 or f16');
 }
 
 function backendChoice(value: string): BackendChoice {
@@ -52,6 +58,12 @@ export function generateCommand(): Command {
       backendChoice,
       'auto',
     )
+    .option(
+      '--precision <p>',
+      'f32 or f16 (f16 needs WebGPU with shader-f16)',
+      precisionChoice,
+      'f32',
+    )
     .action(async (options: GenerateCommandOptions) => {
       const { startBackend } = await import('./backend.ts');
       const { createDecoder } = await import('./create-decoder.ts');
@@ -60,7 +72,11 @@ export function generateCommand(): Command {
       const info = await startBackend(options.backend);
       const local = await loadLocalModel(options.model, { tokenizer: options.tokenizer });
       for (const note of [...info.notes, ...local.notes]) console.error(`note: ${note}`);
-      const decoder = createDecoder(local.model, info, { maxSeqLen: options.steps });
+      const decoder = createDecoder(local.model, info, {
+        maxSeqLen: options.steps,
+        precision: options.precision,
+      });
+      for (const note of decoder.notes) console.error(`note: ${note}`);
       try {
         const ids = local.tokenizer.encode(options.prompt);
         let echo = '';

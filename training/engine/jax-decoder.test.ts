@@ -63,3 +63,38 @@ for (const backend of ['wasm', 'webgpu'] as const) {
     },
   );
 }
+
+describe.skipIf(noGpu !== null)(`f16 on WebGPU${noGpu ? ` (skipped: ${noGpu})` : ''}`, () => {
+  it('runs in f16 where the device has shader-f16, else says it falls back to f32', async () => {
+    const info = await startBackend('webgpu');
+    const f16 = new JaxDecoder(model, 'webgpu', {
+      maxSeqLen: 16,
+      precision: 'f16',
+      shaderF16: info.shaderF16,
+    });
+    const f32 = new JaxDecoder(model, 'webgpu', { maxSeqLen: 16 });
+    try {
+      if (!info.shaderF16) {
+        expect(f16.implementation).toContain('f32');
+        expect(f16.notes.join()).toMatch(/no shader-f16/);
+      } else {
+        expect(f16.implementation).toContain('f16');
+      }
+      const ids = tokenizer.encode('Once upon a time');
+      let worst = 0;
+      for (const [pos, token] of ids.entries()) {
+        const a = await f16.step([{ slot: 0, token, pos }]);
+        const b = await f32.step([{ slot: 0, token, pos }]);
+        const scale = Math.max(...b.map(Math.abs));
+        for (let i = 0; i < a.length; i++) {
+          worst = Math.max(worst, Math.abs((a[i] ?? 0) - (b[i] ?? 0)) / scale);
+        }
+      }
+      // f16 keeps about three decimal digits; the fallback is f32 itself.
+      expect(worst).toBeLessThan(info.shaderF16 ? 2e-2 : 1e-6);
+    } finally {
+      f16.dispose();
+      f32.dispose();
+    }
+  }, 120_000);
+});

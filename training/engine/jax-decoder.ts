@@ -171,6 +171,7 @@ export class JaxDecoder implements Decoder {
   readonly config: DecoderConfig;
   readonly backend: BackendName;
   readonly implementation: string;
+  readonly notes: string[] = [];
   readonly maxBatch: number;
   readonly maxSeqLen: number;
   readonly #weights: JaxWeights;
@@ -181,20 +182,38 @@ export class JaxDecoder implements Decoder {
   readonly #step: OwnedFunction<(w: JaxWeights, s: StepInputs) => [Arr, Arr[], Arr[]]>;
   #disposed = false;
 
-  constructor(model: DecoderModel, backend: BackendName, options: DecoderOptions = {}) {
+  /**
+   * `shaderF16`: whether the WebGPU device has the shader-f16 feature; f16 falls back to f32 (with
+   * a note) without it, and on wasm.
+   */
+  constructor(
+    model: DecoderModel,
+    backend: BackendName,
+    options: DecoderOptions & { shaderF16?: boolean } = {},
+  ) {
     const c = model.config;
     this.config = c;
     this.backend = backend;
-    this.implementation = `jax-js ${backend} f32, jitted step`;
+    let f16 = options.precision === 'f16';
+    if (f16 && !(backend === 'webgpu' && options.shaderF16 === true)) {
+      f16 = false;
+      this.notes.push(
+        backend === 'webgpu'
+          ? 'f16 was asked for but this WebGPU device has no shader-f16 (SwiftShader has none): computing in f32'
+          : 'f16 was asked for; the wasm backend computes in f32',
+      );
+    }
+    const dtype = f16 ? np.float16 : np.float32;
+    this.implementation = `jax-js ${backend} ${f16 ? 'f16' : 'f32'}, jitted step`;
     this.maxBatch = options.maxBatch ?? 1;
     this.maxSeqLen = Math.min(options.maxSeqLen ?? DEFAULT_MAX_SEQ_LEN, c.maxSeqLen);
-    this.#weights = uploadWeights(model);
+    this.#weights = uploadWeights(model, dtype);
     const tables = ropeTables(c, this.maxSeqLen);
-    this.#cos = toDevice(Float32Array.from(tables.cos), [this.maxSeqLen, tables.half]);
-    this.#sin = toDevice(Float32Array.from(tables.sin), [this.maxSeqLen, tables.half]);
+    this.#cos = toDevice(Float32Array.from(tables.cos), [this.maxSeqLen, tables.half], dtype);
+    this.#sin = toDevice(Float32Array.from(tables.sin), [this.maxSeqLen, tables.half], dtype);
     const cacheShape = [this.maxBatch, this.maxSeqLen, c.nKvHeads * c.headDim];
-    this.#keys = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape));
-    this.#values = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape));
+    this.#keys = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape, { dtype }));
+    this.#values = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape, { dtype }));
     const maxSeqLen = this.maxSeqLen;
     this.#step = jit((w: JaxWeights, s: StepInputs) => decodeStep(c, maxSeqLen, w, s));
   }
@@ -224,7 +243,7 @@ export class JaxDecoder implements Decoder {
     const [logits, keys, values] = this.#step(tree.ref(this.#weights), {
       tokens: np.array(tokens, { dtype: np.int32 }),
       positions: np.array(positions, { dtype: np.int32 }),
-      active: np.array(active),
+      active: np.array(active).astype(this.#cos.dtype),
       cos: this.#cos.ref,
       sin: this.#sin.ref,
       keys: this.#keys,
@@ -232,7 +251,7 @@ export class JaxDecoder implements Decoder {
     });
     this.#keys = keys;
     this.#values = values;
-    const all = (await logits.data()) as Float32Array;
+    const all = Float32Array.from((await logits.data()) as ArrayLike<number>);
     const vocab = this.config.vocabSize;
     const out = new Float32Array(inputs.length * vocab);
     inputs.forEach((input, i) => {
