@@ -30,6 +30,19 @@ export const TrainConfig = z
     reward: z.enum(['rubric', 'span-f1']).default('rubric'),
     /** Model spec of the rubric judge (app/models), when the reward is the rubric. */
     judge: z.string().optional(),
+    /** The evidence dataset the questions come from (real models; the toy task needs none). */
+    dataset: z
+      .object({
+        path: z.string().min(1),
+        format: z.enum(['ours', 'skyrl', 'qasper']),
+        multiPaper: z.boolean().optional(),
+        limit: z.number().int().positive().optional(),
+      })
+      .optional(),
+    /** The workspace rollouts are stored in (and paper sets read from); the app fills in its own. */
+    workspace: z.string().optional(),
+    /** Sampling temperature of the rollouts: GRPO needs different rollouts of one question. */
+    temperature: z.number().positive().max(2).default(1),
     steps: z.number().int().positive().default(100),
     checkpointEvery: z.number().int().positive().default(10),
     seed: z.number().int().default(0),

@@ -4,19 +4,17 @@
 // hash of what defines it (dataset, format, variant, model, judge), so starting it again resumes:
 // questions with a row are skipped, the others run. Canceled questions leave no row.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApiEvent, EvalReport, EvalStartRequest, EvalStatus } from '../api/index.ts';
 import type { Provider } from '../models/index.ts';
 import type { PaperLibrary } from '../papers/index.ts';
 import type { StartedRun, StartRunRequest } from '../rlm/index.ts';
 import type { EvalStore, RunStore } from '../store/index.ts';
-import { DatasetPapersMismatchError } from './errors.ts';
 import { evalReport } from './eval-report.ts';
 import { RubricJudge } from './judge.ts';
 import { loadDataset, paperLookup } from './load.ts';
 import type { PaperIndex } from './locate.ts';
-import { qasperJson } from './qasper-dataset.ts';
+import { materialiseDatasetPapers } from './materialise.ts';
 import type { EvidenceDataset, EvidencePaper, EvidenceQuestion } from './question.ts';
 import { errorInfo, runQuestion, type QuestionRunContext } from './question-run.ts';
 
@@ -73,45 +71,6 @@ export class EvalService {
     return (this.#deps.now ?? Date.now)();
   }
 
-  /** Puts the dataset's own papers (QASPER, SkyRL) into the workspace set its questions name. */
-  async #materialise(dataset: EvidenceDataset, request: EvalStartRequest): Promise<void> {
-    for (const [set, papers] of dataset.papers) {
-      const have = new Set(
-        this.#deps.papers.sets().some((s) => s.name === set)
-          ? this.#deps.papers.store.paperIds(set)
-          : [],
-      );
-      const missing = [...papers.values()].filter((paper) => !have.has(paper.id));
-      if (missing.length > 0) {
-        const file =
-          dataset.format === 'qasper'
-            ? qasperJson(request.dataset, new Uint8Array(await readFile(request.dataset)))
-            : {
-                fileName: `${set}.json`,
-                data: new TextEncoder().encode(
-                  JSON.stringify(
-                    Object.fromEntries(
-                      missing.map((paper) => [
-                        paper.id,
-                        {
-                          title: paper.title,
-                          abstract: paper.abstract,
-                          full_text: [{ section_name: null, paragraphs: [paper.fullText] }],
-                        },
-                      ]),
-                    ),
-                  ),
-                ),
-              };
-        await this.#deps.papers.importBytes(set, [{ name: file.fileName, data: file.data }]);
-      }
-      const stored = new Map(this.#deps.papers.texts(set).map((paper) => [paper.id, paper]));
-      for (const paper of papers.values())
-        if (stored.get(paper.id)?.context !== paper.text)
-          throw new DatasetPapersMismatchError(set, paper.id);
-    }
-  }
-
   async start(request: EvalStartRequest): Promise<StartedEval> {
     const dataset = await loadDataset(request.dataset, request.format, {
       ...(request.multiPaper ? { multiPaper: true } : {}),
@@ -119,7 +78,7 @@ export class EvalService {
     const questions =
       request.limit !== undefined ? dataset.questions.slice(0, request.limit) : dataset.questions;
     // Every question's papers must be there before anything runs (a missing set is a named error).
-    await this.#materialise(dataset, request);
+    await materialiseDatasetPapers(this.#deps.papers, dataset, request.dataset);
     const papersOf = paperLookup(dataset, this.#deps.papers);
     for (const question of questions) papersOf(question);
     const id = evalId(request);

@@ -46,6 +46,7 @@ export {
 } from './score.ts';
 export { parsePredictions, answerSpans, PredictionRow } from './predictions.ts';
 export { loadDataset, paperLookup, isDatasetFormat } from './load.ts';
+export { materialiseDatasetPapers } from './materialise.ts';
 export {
   RubricJudge,
   parseJudgeReply,

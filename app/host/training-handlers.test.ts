@@ -80,14 +80,16 @@ describe('training jobs', () => {
     expect(metrics.map((m) => m.step)).toEqual(metrics.map((_, i) => i + 1));
   }, 60_000);
 
-  it('fails a job it cannot train, with the trainer’s reason', async () => {
+  it('fails a job it cannot start, with the trainer’s reason', async () => {
     const { job } = await handlers['train.start']({
       name: 'real model',
       config: TrainConfig.parse({ baseModel: '/models/qwen3-0.6b', lora: {} }),
     });
     await until(() => changes('failed').length > 0);
     const failed = changes('failed')[0]?.job;
-    expect(failed?.error?.message).toMatch(/LocalTrainingUnavailableError|needs the local engine/);
+    expect(failed?.error?.message).toMatch(
+      /TrainingInputError: a job on a real model needs a dataset/,
+    );
     expect(failed?.id).toBe(job.id);
   }, 60_000);
 

@@ -187,7 +187,15 @@ export function trainingHandlers(
     'train.start': async ({ name, config }) => {
       if (!options.launcher) throw new TrainerUnavailableError();
       const id = `${new Date(now()).toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
-      const job: JobFile = { id, name, createdAt: now(), config, status: 'running', error: null };
+      // Rollouts are ordinary runs of this workspace, so they open in the debugger.
+      const job: JobFile = {
+        id,
+        name,
+        createdAt: now(),
+        config: { ...config, workspace: config.workspace ?? workspaceDir },
+        status: 'running',
+        error: null,
+      };
       await mkdir(jobDir(id), { recursive: true });
       await writeJob(job);
       await launch(job);

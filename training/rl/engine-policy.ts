@@ -7,6 +7,7 @@ import {
   saveAdapter,
   Trainer,
   type LocalModel,
+  type LoraArrays,
   type LoraConfig,
 } from '../engine/index.ts';
 import type { ScoredTurns, TokenizedTurn, TrainablePolicy } from './policy.ts';
@@ -48,7 +49,14 @@ export class EnginePolicy implements TrainablePolicy {
     // The response is tokenised after the prompt's text so merges at the seam match generation.
     const whole = tokenizer.encode(promptText + response, { addBos: !this.#local.chatHasBos });
     const shared = commonPrefix(prompt, whole);
-    return { prompt: whole.slice(0, shared), response: whole.slice(shared) };
+    const context = this.#local.model.config.maxSeqLen;
+    const answer = whole.slice(shared).slice(0, Math.max(1, context - 1));
+    // The model saw a prompt longer than its context only by its end (as the local provider cuts
+    // it): score the turn on that same window.
+    return {
+      prompt: keepEnd(whole.slice(0, shared), context - answer.length, tokenizer.bos),
+      response: answer,
+    };
   }
 
   async score(
@@ -97,6 +105,15 @@ export class EnginePolicy implements TrainablePolicy {
     return { gradNorm };
   }
 
+  /** The adapters as they are now (to merge into a model for sampling). */
+  adapters(): Promise<LoraArrays> {
+    return this.#policy.adapterArrays();
+  }
+
+  get lora(): LoraConfig {
+    return this.#lora;
+  }
+
   async saveCheckpoint(dir: string): Promise<void> {
     saveAdapter(dir, this.#local.model.config, this.#lora, await this.#policy.adapterArrays());
     return Promise.resolve();
@@ -112,6 +129,13 @@ export class EnginePolicy implements TrainablePolicy {
     this.#policy.dispose();
     this.#reference.dispose();
   }
+}
+
+function keepEnd(ids: number[], room: number, bos: number | null): number[] {
+  if (ids.length <= room) return ids;
+  const hasBos = bos !== null && ids[0] === bos;
+  const tail = ids.slice(ids.length - (hasBos ? room - 1 : room));
+  return hasBos ? [bos, ...tail] : tail;
 }
 
 function commonPrefix(a: readonly number[], b: readonly number[]): number {

@@ -5,13 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
-import { TrainConfig } from '../../app/api/index.ts';
-import { runGrpoJob } from './trainer.ts';
+import { TrainConfig, type StepMetrics } from '../../app/api/index.ts';
+import { runGrpoJob, type TrainJobResult } from './trainer.ts';
 import { TablePolicy, TOY_MODEL, toyEnvironment, toyQuestions } from './toy-task.ts';
-
-export class LocalTrainingUnavailableError extends Error {
-  override name = 'LocalTrainingUnavailableError';
-}
 
 export function trainJobCommand(): Command {
   return new Command('train-job')
@@ -26,25 +22,27 @@ export function trainJobCommand(): Command {
       };
       process.once('SIGTERM', pause);
       process.once('SIGINT', pause);
-      if (config.baseModel !== TOY_MODEL) {
-        throw new LocalTrainingUnavailableError(
-          `training '${config.baseModel}' needs the local engine's trainable model (LoRA and per-token log-probabilities, issue #7), which is not built yet; use '${TOY_MODEL}' to try the trainer`,
+      const onStep = (m: StepMetrics) => {
+        process.stdout.write(
+          `step ${m.step}/${config.steps} reward ${m.rewardMean?.toFixed(3) ?? '-'} loss ${m.loss.toFixed(4)}\n`,
         );
+      };
+      let result: TrainJobResult;
+      if (config.baseModel === TOY_MODEL) {
+        const policy = new TablePolicy('xyzab');
+        result = await runGrpoJob({
+          policy,
+          questions: toyQuestions,
+          ...toyEnvironment(policy),
+          config,
+          dir,
+          signal: controller.signal,
+          onStep,
+        });
+      } else {
+        const { runLocalJob } = await import('./local-job.ts');
+        result = await runLocalJob({ config, dir, signal: controller.signal, onStep });
       }
-      const policy = new TablePolicy('xyzab');
-      const result = await runGrpoJob({
-        policy,
-        questions: toyQuestions,
-        ...toyEnvironment(policy),
-        config,
-        dir,
-        signal: controller.signal,
-        onStep: (m) => {
-          process.stdout.write(
-            `step ${m.step}/${config.steps} reward ${m.rewardMean?.toFixed(3) ?? '-'} loss ${m.loss.toFixed(4)}\n`,
-          );
-        },
-      });
       process.stdout.write(
         result.stopped ? `paused at step ${result.steps}\n` : `done: ${result.steps} steps\n`,
       );

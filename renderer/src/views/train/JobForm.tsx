@@ -34,6 +34,8 @@ export function JobForm({ onStarted }: { onStarted: (job: TrainJob) => void }) {
     reward: 'rubric',
     judge: '',
     weighting: 'subtree-mean',
+    datasetPath: '',
+    datasetFormat: 'skyrl',
     ...Object.fromEntries(numericFields.map((f) => [f.key, f.value])),
   }));
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -60,6 +62,9 @@ export function JobForm({ onStarted }: { onStarted: (job: TrainJob) => void }) {
       reward: values.reward,
       weighting: values.weighting,
       ...(values.judge ? { judge: values.judge } : {}),
+      ...(values.datasetPath
+        ? { dataset: { path: values.datasetPath, format: values.datasetFormat } }
+        : {}),
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -119,6 +124,30 @@ export function JobForm({ onStarted }: { onStarted: (job: TrainJob) => void }) {
           />
         </label>
       ))}
+      <label title="the questions to train on (a real model needs one; toy:bigram brings its own)">
+        dataset file
+        <input
+          value={values.datasetPath}
+          placeholder="/path/to/dataset.jsonl"
+          onChange={(e) => {
+            set('datasetPath')(e.target.value);
+          }}
+          data-testid="train-dataset"
+        />
+      </label>
+      <label>
+        dataset format
+        <select
+          value={values.datasetFormat}
+          onChange={(e) => {
+            set('datasetFormat')(e.target.value);
+          }}
+        >
+          <option value="skyrl">SkyRL rows</option>
+          <option value="ours">ours</option>
+          <option value="qasper">QASPER</option>
+        </select>
+      </label>
       <label>
         reward
         <select

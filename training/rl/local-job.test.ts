@@ -1,0 +1,76 @@
+// A GRPO step end to end on a real model: stories260K (it cannot follow the scaffold, so its
+// rewards are 0), rollouts as runs of the workspace through the real REPL, metrics and a checkpoint.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TrainConfig } from '../../app/api/index.ts';
+import { openWorkspace } from '../../app/store/index.ts';
+import { RunStore } from '../../app/store/index.ts';
+import { STORIES260K } from '../engine/stories.test-support.ts';
+import { JobFiles } from './job-files.ts';
+import { runLocalJob } from './local-job.ts';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rlm-local-job-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const row = (question: string, evidence: string) => ({
+  prompt: `Find evidence for the query: ${question}\nReturn a list.`,
+  reward_spec: { evidence: [{ paperId: 'p1', selections: [{ text: evidence }] }] },
+  extra_info: {
+    context_text: JSON.stringify({
+      p1: '### PAPER: Encoders\n<abstract>\nWe compare encoders.\n</abstract>\nWe use a BiLSTM encoder. It has 2 layers.',
+    }),
+  },
+});
+
+describe('runLocalJob', () => {
+  it('trains a real local model on rollouts stored as runs of the workspace', async () => {
+    const dataset = join(dir, 'tiny.jsonl');
+    writeFileSync(
+      dataset,
+      [
+        row('Which encoder?', 'We use a BiLSTM encoder.'),
+        row('How many layers?', 'It has 2 layers.'),
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    // llama2.c checkpoints find their tokenizer beside them as tokenizer.bin or the one tok*.bin.
+    const config = TrainConfig.parse({
+      baseModel: STORIES260K.checkpoint,
+      lora: { rank: 2, alpha: 4, targetModules: ['wq', 'wv'] },
+      dataset: { path: dataset, format: 'skyrl' },
+      workspace: join(dir, 'ws'),
+      groupSize: 2,
+      batchSize: 1,
+      maxTurns: 1,
+      maxTokensPerTurn: 24,
+      reward: 'span-f1',
+      steps: 1,
+      checkpointEvery: 1,
+      learningRate: 1e-3,
+    });
+    const result = await runLocalJob({ config, dir: join(dir, 'job') });
+    expect(result.steps).toBe(1);
+    const [metrics] = result.metrics;
+    expect(metrics?.groups[0]?.rollouts).toHaveLength(2);
+    expect(metrics?.rewardMean).toBe(0);
+    expect((await new JobFiles(join(dir, 'job')).readState())?.step).toBe(1);
+    const workspace = openWorkspace(join(dir, 'ws'));
+    try {
+      const runs = new RunStore(workspace.db).list();
+      expect(runs.map((r) => r.id).sort()).toEqual(
+        (metrics?.groups[0]?.rollouts ?? []).map((r) => r.runId).sort(),
+      );
+      expect(runs.every((r) => r.model === 'policy:current')).toBe(true);
+    } finally {
+      workspace.close();
+    }
+  }, 120_000);
+});
