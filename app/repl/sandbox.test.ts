@@ -96,7 +96,7 @@ describe('limits', () => {
   it('turns a memory bomb into MemoryError, drops what it bound, and leaves memory for others', async () => {
     const bomb = await repl.run(
       'a',
-      "big = []\nwhile True:\n    big.append('z' * (8 * 10**6) + str(len(big)))",
+      "big = []\nwhile True:\n    big.append('z' * (32 * 10**6) + str(len(big)))",
     );
     expect(bomb.error?.type).toBe('MemoryError');
     expect(bomb.error?.message).toContain('256 MiB');
