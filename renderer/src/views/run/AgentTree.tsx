@@ -18,6 +18,7 @@ import { layoutTree, nodeHeight, nodeWidth, type Point } from './tree-layout.ts'
 const nodeTypes = { agent: AgentCard };
 const relayoutMs = 250;
 const fitAllUpTo = 40;
+const largeTreeZoom = 0.9;
 
 export interface AgentTreeProps {
   snapshot: RunSnapshot;
@@ -29,10 +30,11 @@ export interface AgentTreeProps {
 }
 
 function useTreeLayout(snapshot: RunSnapshot): ReadonlyMap<string, Point> {
-  const [layout, setLayout] = useState<{ structure: number; points: Map<string, Point> }>({
-    structure: -1,
-    points: new Map(),
-  });
+  // The first layout is made during the first render, so a stored run draws once, in place.
+  const [layout, setLayout] = useState<{ structure: number; points: Map<string, Point> }>(() => ({
+    structure: snapshot.structure,
+    points: layoutTree([...snapshot.view.agents.values()]),
+  }));
   const lastRun = useRef(0);
   useEffect(() => {
     if (layout.structure === snapshot.structure) return;
@@ -65,7 +67,18 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
     [builder, snapshot.version, points, selectedId, matches, now],
   );
   const flow = useRef<ReactFlowInstance<AgentCardNode> | null>(null);
-  const framed = useRef(false);
+  // A large tree opens on its root straight away (no second pass after the first paint).
+  const [initialViewport] = useState(() => {
+    const root = points.get('0');
+    return root && points.size > fitAllUpTo
+      ? {
+          x: 320 - (root.x + nodeWidth / 2) * largeTreeZoom,
+          y: 40 - root.y * largeTreeZoom,
+          zoom: largeTreeZoom,
+        }
+      : undefined;
+  });
+  const framed = useRef(initialViewport !== undefined);
   const userMoved = useRef(false);
 
   // Frame the tree: a small tree is kept whole in view as it grows (until the user pans or zooms);
@@ -80,7 +93,9 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
     } else if (!framed.current) {
       framed.current = true;
       const root = points.get('0') ?? { x: 0, y: 0 };
-      void instance.setCenter(root.x + nodeWidth / 2, root.y + nodeHeight * 2, { zoom: 0.9 });
+      void instance.setCenter(root.x + nodeWidth / 2, root.y + nodeHeight * 2, {
+        zoom: largeTreeZoom,
+      });
     }
   });
   useEffect(() => {
@@ -124,6 +139,7 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
           frame();
         }}
         onNodeClick={onNodeClick}
+        {...(initialViewport ? { defaultViewport: initialViewport } : {})}
         onMoveStart={(event) => {
           // Programmatic moves (fitView, setCenter) come without an event.
           if (event) userMoved.current = true;

@@ -21,37 +21,46 @@ export function CodeViewer({ code, language = 'python' }: { code: string; langua
   useEffect(() => {
     let disposed = false;
     let dispose: () => void = () => undefined;
-    loadMonaco().then(
-      (monaco) => {
-        const element = host.current;
-        if (disposed || !element) return;
-        const model = monaco.editor.createModel(code, language);
-        const editor = monaco.editor.create(element, {
-          model,
-          readOnly: true,
-          domReadOnly: true,
-          minimap: { enabled: false },
-          scrollBeyondLastLine: false,
-          lineNumbersMinChars: 3,
-          fontSize: 13,
-          lineHeight,
-          automaticLayout: true,
-          theme: monacoTheme(),
-          renderLineHighlight: 'none',
-          scrollbar: { alwaysConsumeMouseWheel: false },
-        });
-        dispose = () => {
-          editor.dispose();
-          model.dispose();
-        };
-        setReady(true);
+    // Monaco (and each editor) waits for an idle moment: the turn shows at once as plain text.
+    const idle = requestIdleCallback(
+      () => {
+        if (!disposed) void show();
       },
-      (error: unknown) => {
-        if (!disposed) setFailure(describeFailure(error));
-      },
+      { timeout: 400 },
     );
+    const show = () =>
+      loadMonaco().then(
+        (monaco) => {
+          const element = host.current;
+          if (disposed || !element) return;
+          const model = monaco.editor.createModel(code, language);
+          const editor = monaco.editor.create(element, {
+            model,
+            readOnly: true,
+            domReadOnly: true,
+            minimap: { enabled: false },
+            scrollBeyondLastLine: false,
+            lineNumbersMinChars: 3,
+            fontSize: 13,
+            lineHeight,
+            automaticLayout: true,
+            theme: monacoTheme(),
+            renderLineHighlight: 'none',
+            scrollbar: { alwaysConsumeMouseWheel: false },
+          });
+          dispose = () => {
+            editor.dispose();
+            model.dispose();
+          };
+          setReady(true);
+        },
+        (error: unknown) => {
+          if (!disposed) setFailure(describeFailure(error));
+        },
+      );
     return () => {
       disposed = true;
+      cancelIdleCallback(idle);
       dispose();
     };
   }, [code, language]);

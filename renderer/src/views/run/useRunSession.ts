@@ -42,9 +42,12 @@ export function useRunSession(runId: string, mode: RunMode): RunSession {
           })
         : () => undefined;
     let replay: ReplayPlayer | null = null;
+    // Marks for bench:ui's breakdown of opening a run (request, log received, folded).
+    performance.mark('run-open:request');
     api.call('runs.events', { runId }).then(
       ({ run, events }: { run: RunSummaryPayload; events: RunEvent[] }) => {
         if (!live) return;
+        performance.mark('run-open:log');
         logLoaded = true;
         if (mode === 'replay') {
           replay = new ReplayPlayer(events, store, browserTimers);
@@ -52,6 +55,7 @@ export function useRunSession(runId: string, mode: RunMode): RunSession {
           store.push(...events);
           store.flush();
         }
+        performance.mark('run-open:folded');
         setSession({ key, value: { status: 'ready', store, summary: run, replay } });
       },
       (error: unknown) => {
