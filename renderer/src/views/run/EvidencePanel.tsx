@@ -15,11 +15,30 @@ export interface EvidencePanelProps {
   set: string;
   paperIds: readonly string[];
   answer: unknown;
+  /** Gold spans given by the caller; else those of the newest eval that scored `runId`. */
   gold?: readonly string[] | undefined;
+  runId?: string | undefined;
 }
 
-export function EvidencePanel({ set, paperIds, answer, gold = [] }: EvidencePanelProps) {
+const noGold: readonly string[] = [];
+
+export function EvidencePanel({
+  set,
+  paperIds,
+  answer,
+  gold: givenGold,
+  runId,
+}: EvidencePanelProps) {
   const api = useApi();
+  const evaluation = useEngineQuery(
+    runId !== undefined && givenGold === undefined ? JSON.stringify(['evaluation', runId]) : null,
+    async () => (await api.call('runs.evaluation', { runId: runId ?? '' })).result,
+  );
+  const scored = evaluation.status === 'ready' ? evaluation.value : null;
+  const gold = useMemo(
+    () => givenGold ?? scored?.gold.map((span) => span.text) ?? noGold,
+    [givenGold, scored],
+  );
   const spans = useMemo(() => answerSpans(answer), [answer]);
   const papers = useEngineQuery(JSON.stringify(['evidence', set, paperIds]), () =>
     Promise.all(paperIds.map((id) => api.call('papers.get', { set, id }))),
@@ -60,6 +79,13 @@ export function EvidencePanel({ set, paperIds, answer, gold = [] }: EvidencePane
           />
         ))}
       </ol>
+      {scored && (
+        <p className="papers-muted" data-testid="evidence-scores">
+          Scored by eval {scored.evalId}: span F1 {scored.spanF1?.toFixed(2) ?? '—'}
+          {scored.rubric !== null && ` · rubric ${scored.rubric.toFixed(2)}`}
+          {scored.evidenceF1 !== null && ` · Evidence-F1 ${scored.evidenceF1.toFixed(2)}`}
+        </p>
+      )}
       {gold.length > 0 && (
         <p className="papers-muted" data-testid="evidence-gold">
           Gold: {located.gold.filter((span) => span.paperId !== null).length} of {gold.length} spans

@@ -353,6 +353,7 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
                 set={started.set}
                 paperIds={started.papers}
                 answer={view.answer ?? root.answer}
+                runId={location.runId}
               />
             )}
             {view.error && (
