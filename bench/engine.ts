@@ -4,6 +4,7 @@
 // prompt through it, and our/its ratios. (2) A LoRA training step (sequence 128) on the 25M model:
 // achieved GFLOP/s against the backend's own matmul rate measured in the same run. WebGPU runs
 // when an adapter exists (SwiftShader is correctness only: its figures say nothing of a GPU).
+// (3) On a GPU, a random Qwen2.5-0.5B-shaped model: decode and LoRA training tokens/s.
 // BENCH_QUICK=1 shortens every phase. Ends with one JSON line of figures.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -215,6 +216,89 @@ for (const backend of trainBackends) {
   console.log(
     `LoRA step (25M, seq ${seq}, rank 8, q/k/v/o) on ${backend}: ${seconds.toFixed(2)} s, ${gflops.toFixed(2)} GFLOP/s = ${((gflops / rate) * 100).toFixed(0)}% of matmul`,
   );
+}
+
+// (3) On a GPU (an adapter that is not SwiftShader), or with BENCH_QWEN=1: a Qwen2.5-0.5B-shaped
+// model built at random, decode tokens/s and LoRA training tokens/s. BENCH_QWEN_LAYERS and
+// BENCH_QWEN_VOCAB shrink it for a smoke run.
+const realGpu = probe.adapter !== null && !/swiftshader/i.test(probe.detail);
+if (realGpu || process.env.BENCH_QWEN === '1') {
+  const qwen: DecoderConfig = {
+    family: 'qwen2',
+    dim: 896,
+    hiddenDim: 4864,
+    nLayers: Number(process.env.BENCH_QWEN_LAYERS ?? 24),
+    nHeads: 14,
+    nKvHeads: 2,
+    headDim: 64,
+    vocabSize: Number(process.env.BENCH_QWEN_VOCAB ?? 151936),
+    maxSeqLen: 512,
+    normEps: 1e-6,
+    ropeTheta: 1000000,
+    ropeScaling: { kind: 'none' },
+    ropeStyle: 'half',
+    tiedEmbeddings: true,
+    attentionBias: true,
+    qkNorm: false,
+  };
+  const qwenModel = randomDecoderModel(qwen, 5);
+  const params = paramCount(qwen);
+  figures.qwen_params = params;
+  console.log(`Qwen-shaped random model: ${(params / 1e6).toFixed(0)}M parameters`);
+  const qwenBackends: BackendName[] = realGpu ? ['webgpu', 'wasm'] : ['wasm'];
+  const seq = 128;
+  for (const backend of qwenBackends) {
+    const info = await startBackend(backend);
+    const decodeSteps = quick ? 8 : 64;
+    const decoders: [string, () => Decoder][] =
+      backend === 'webgpu'
+        ? [
+            ['f32', () => new JaxDecoder(qwenModel, 'webgpu', { maxSeqLen: decodeSteps })],
+            [
+              'f16',
+              () =>
+                new JaxDecoder(qwenModel, 'webgpu', {
+                  maxSeqLen: decodeSteps,
+                  precision: 'f16',
+                  shaderF16: info.shaderF16,
+                }),
+            ],
+          ]
+        : [['f32', () => new CpuDecoder(qwenModel, { maxSeqLen: decodeSteps })]];
+    for (const [precision, make] of decoders) {
+      const decoder = make();
+      try {
+        const rate = await decodeRate(decoder, decodeSteps);
+        figures[`qwen_decode_${backend}_${precision}_tok_per_s`] = Math.round(rate * 10) / 10;
+        console.log(
+          `Qwen decode on ${backend} (${decoder.implementation}): ${rate.toFixed(1)} tok/s`,
+        );
+      } finally {
+        decoder.dispose();
+      }
+    }
+    if (backend === 'wasm' && realGpu) continue; // a 0.5B training step on the CPU takes minutes
+    const trainer = new Trainer(qwenModel, {
+      lora: { rank: 16, alpha: 32, targets: ['q_proj', 'k_proj', 'v_proj', 'o_proj'] },
+      schedule: { peak: 1e-4 },
+      padTo: seq,
+    });
+    const batch = [Array.from({ length: seq }, (_, i) => (i * 7919 + 3) % qwen.vocabSize)];
+    await trainer.accumulateNll(batch);
+    await trainer.step();
+    const reps = quick ? 1 : 3;
+    const started = performance.now();
+    for (let i = 0; i < reps; i++) {
+      await trainer.accumulateNll(batch);
+      await trainer.step();
+    }
+    const seconds = (performance.now() - started) / 1000 / reps;
+    trainer.dispose();
+    figures[`qwen_lora_train_${backend}_tokens_per_s`] = Math.round((seq / seconds) * 10) / 10;
+    console.log(
+      `Qwen LoRA step on ${backend} (seq ${seq}, rank 16): ${seconds.toFixed(2)} s, ${(seq / seconds).toFixed(1)} tokens/s`,
+    );
+  }
 }
 
 rmSync(dir, { recursive: true, force: true });
