@@ -2,6 +2,7 @@
 // shares one sandbox among all runs (routing rlm_query callbacks by run), persists every event
 // and fans it out to listeners. The composition roots (CLI, host) own one RunService each.
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { Budgets, parsePayload, type CodeBlockPolicy, type RunEvent } from '../api/index.ts';
 import type { Provider } from '../models/provider.ts';
 import type { PaperLibrary } from '../papers/index.ts';
@@ -52,7 +53,14 @@ export class RunService {
   readonly #store: RunStore;
   readonly #providers: (spec: string) => Provider | Promise<Provider>;
   readonly #sandboxFactory: SandboxFactory;
-  #sandbox: Promise<DisposableSandbox> | null = null;
+  /**
+   * Interpreters, started as load asks for them: each runs one agent's code at a time, so more
+   * concurrent runs than one interpreter keeps busy spread over a second (one per core, up to
+   * `interpreters`). A run stays in the interpreter it started in (its agents share it).
+   */
+  readonly #interpreters: { sandbox: Promise<DisposableSandbox>; ready: boolean; runs: number }[] =
+    [];
+  readonly #maxInterpreters: number;
   readonly #active = new Map<string, RlmRun>();
   readonly #listeners = new Set<(runId: string, event: RunEvent, seq: number) => void>();
 
@@ -61,7 +69,13 @@ export class RunService {
     store: RunStore;
     providers: (spec: string) => Provider | Promise<Provider>;
     sandbox: SandboxFactory;
+    /** At most this many interpreter processes (default: one per core, at most 2). */
+    interpreters?: number;
   }) {
+    this.#maxInterpreters = Math.max(
+      1,
+      options.interpreters ?? Math.min(2, availableParallelism()),
+    );
     this.#papers = options.papers;
     this.#store = options.store;
     this.#providers = options.providers;
@@ -81,8 +95,40 @@ export class RunService {
     return { run, agentId };
   }
 
-  #sandboxFor(): Promise<DisposableSandbox> {
-    this.#sandbox ??= this.#sandboxFactory({
+  #startInterpreter(): void {
+    const entry = { sandbox: this.#createSandbox(), ready: false, runs: 0 };
+    this.#interpreters.push(entry);
+    entry.sandbox.then(
+      () => {
+        entry.ready = true;
+      },
+      () => {
+        // A failed start is reported to the runs that wait on it; later runs try the others.
+        this.#interpreters.splice(this.#interpreters.indexOf(entry), 1);
+      },
+    );
+  }
+
+  /** The least busy started interpreter; a new one starts in the background when all are busy. */
+  #sandboxFor(): { sandbox: Promise<DisposableSandbox>; release: () => void } {
+    if (this.#interpreters.length === 0) this.#startInterpreter();
+    const ready = this.#interpreters.filter((entry) => entry.ready);
+    const pool = ready.length > 0 ? ready : this.#interpreters;
+    const entry = pool.reduce((best, next) => (next.runs < best.runs ? next : best));
+    if (entry.runs > 0 && this.#interpreters.length < this.#maxInterpreters) {
+      this.#startInterpreter();
+    }
+    entry.runs++;
+    return {
+      sandbox: entry.sandbox,
+      release: () => {
+        entry.runs--;
+      },
+    };
+  }
+
+  #createSandbox(): Promise<DisposableSandbox> {
+    return this.#sandboxFactory({
       rlmQuery: (key, prompt, context) => {
         const { run, agentId } = this.#run(key);
         return run.rlmQuery(agentId, prompt, context);
@@ -100,7 +146,6 @@ export class RunService {
         return Promise.all(prompts.map((prompt) => run.llmQuery(agentId, prompt)));
       },
     });
-    return this.#sandbox;
   }
 
   /** Starts a run; resolves once it is recorded and running (its end is `finished`). */
@@ -152,7 +197,14 @@ export class RunService {
     const texts = this.#papers
       .texts(request.set)
       .filter((paper) => !request.paperIds || request.paperIds.includes(paper.id));
-    const sandbox = await this.#sandboxFor();
+    const lease = this.#sandboxFor();
+    let sandbox: DisposableSandbox;
+    try {
+      sandbox = await lease.sandbox;
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
     const runId = randomUUID();
     const writer = this.#store.writer({
       id: runId,
@@ -179,6 +231,7 @@ export class RunService {
     });
     this.#active.set(runId, run);
     const finished = run.start().finally(() => {
+      lease.release();
       writer.flush();
       this.#active.delete(runId);
     });
@@ -195,9 +248,10 @@ export class RunService {
     return this.#active.has(runId);
   }
 
-  /** Starts the shared sandbox now, so the first run's latency is its own (batch evals time runs). */
+  /** Starts the interpreters now, so a run's latency is its own (batch evals time runs). */
   async warm(): Promise<void> {
-    await this.#sandboxFor();
+    while (this.#interpreters.length < this.#maxInterpreters) this.#startInterpreter();
+    await Promise.all(this.#interpreters.map((entry) => entry.sandbox));
   }
 
   cancel(runId: string): boolean {
@@ -208,8 +262,11 @@ export class RunService {
 
   async dispose(): Promise<void> {
     for (const run of this.#active.values()) run.cancel();
-    const sandbox = this.#sandbox;
-    this.#sandbox = null;
-    if (sandbox) await (await sandbox).dispose();
+    const interpreters = this.#interpreters.splice(0);
+    await Promise.all(
+      interpreters.map(async (entry) => {
+        await (await entry.sandbox).dispose();
+      }),
+    );
   }
 }

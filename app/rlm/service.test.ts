@@ -1,0 +1,94 @@
+// The run service's interpreter pool: runs spread over interpreters by load, a run keeps its
+// interpreter, no more than the limit start, and dispose ends them all.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptedProvider } from '../models/index.ts';
+import type { PaperLibrary } from '../papers/index.ts';
+import { openWorkspace, RunStore, type Workspace } from '../store/index.ts';
+import { fakeSandbox } from './fake-sandbox.test-helper.ts';
+import { RunService } from './service.ts';
+
+const repl = (command: unknown) => '```repl\n' + JSON.stringify(command) + '\n```';
+
+let dir: string;
+let workspace: Workspace;
+let created: { agents: string[]; disposed: boolean }[];
+
+function service(interpreters: number): RunService {
+  const papers = {
+    texts: () => [
+      {
+        id: 'p1',
+        title: 'One',
+        context: '### PAPER: One\n\ntext',
+        contextOffset: 0,
+        fullText: 'text',
+      },
+    ],
+  } as unknown as PaperLibrary;
+  return new RunService({
+    papers,
+    store: new RunStore(workspace.db),
+    interpreters,
+    providers: (spec) =>
+      ScriptedProvider.fromObject(
+        { '0': [repl({ sleepMs: 30 }), repl({ final: 'done' })] },
+        { spec },
+      ),
+    sandbox: (callbacks) => {
+      const sandbox = fakeSandbox(callbacks);
+      const record = { agents: [] as string[], disposed: false };
+      created.push(record);
+      return Promise.resolve({
+        ...sandbox,
+        createAgent: (agentId: string, context: Parameters<typeof sandbox.createAgent>[1]) => {
+          record.agents.push(agentId);
+          return sandbox.createAgent(agentId, context);
+        },
+        dispose: async () => {
+          record.disposed = true;
+          await sandbox.dispose();
+        },
+      });
+    },
+  });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rlm-service-'));
+  workspace = openWorkspace(dir);
+  created = [];
+});
+afterEach(() => {
+  workspace.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the interpreter pool', () => {
+  it('spreads concurrent runs over the interpreters warm() started', async () => {
+    const runs = service(2);
+    await runs.warm();
+    expect(created).toHaveLength(2);
+    const started = await Promise.all(
+      Array.from({ length: 4 }, () => runs.start({ set: 's', question: 'q', model: 'scripted:x' })),
+    );
+    await Promise.all(started.map((run) => run.finished));
+    expect(created.map((c) => c.agents.length)).toEqual([2, 2]);
+    await runs.dispose();
+    expect(created.every((c) => c.disposed)).toBe(true);
+  });
+
+  it('starts no more interpreters than its limit, and only under load', async () => {
+    const runs = service(1);
+    const first = await runs.start({ set: 's', question: 'q', model: 'scripted:x' });
+    await first.finished;
+    const more = await Promise.all(
+      Array.from({ length: 3 }, () => runs.start({ set: 's', question: 'q', model: 'scripted:x' })),
+    );
+    await Promise.all(more.map((run) => run.finished));
+    expect(created).toHaveLength(1);
+    await runs.dispose();
+  });
+});
