@@ -87,6 +87,9 @@ interface Scratch {
   logits: Float32Array;
 }
 
+/** Prompt positions of one sequence a step takes (the scratch holds maxBatch times this). */
+const PREFILL_CHUNK = 16;
+
 export interface CpuDecoderOptions extends DecoderOptions {
   /** false: plain JS linears only (the reference the SIMD kernel is tested against). */
   simd?: boolean;
@@ -98,6 +101,7 @@ export class CpuDecoder implements Decoder {
   readonly notes: string[] = [];
   readonly config: DecoderConfig;
   readonly maxBatch: number;
+  readonly maxChunk = PREFILL_CHUNK;
   readonly maxSeqLen: number;
   readonly #weights: DecoderWeights;
   readonly #rope: RopeTables;
@@ -112,7 +116,7 @@ export class CpuDecoder implements Decoder {
     this.maxSeqLen = Math.min(options.maxSeqLen ?? DEFAULT_MAX_SEQ_LEN, model.config.maxSeqLen);
     this.#rope = ropeTables(model.config, this.maxSeqLen);
     this.#slots = new Array<SlotCache | undefined>(this.maxBatch).fill(undefined);
-    const sizes = scratchSizes(model.config, this.maxBatch, this.maxSeqLen);
+    const sizes = scratchSizes(model.config, this.maxBatch * PREFILL_CHUNK, this.maxSeqLen);
     this.#arena =
       options.simd === false
         ? null
@@ -121,7 +125,7 @@ export class CpuDecoder implements Decoder {
     const arena = this.#arena;
     const make = (n: number): Float32Array => (arena ? arena.alloc(n) : new Float32Array(n));
     this.#full = {
-      batch: this.maxBatch,
+      batch: this.maxBatch * PREFILL_CHUNK,
       x: make(sizes.x),
       xb: make(sizes.x),
       q: make(sizes.q),
@@ -148,7 +152,18 @@ export class CpuDecoder implements Decoder {
   ): void {
     const arena = this.#arena;
     if (arena && cols % 4 === 0 && w.buffer === arena.memory.buffer) {
-      for (let b = 0; b < batch; b++) {
+      let b = 0;
+      // Four rows of the batch per pass: each weight is read once for all four.
+      for (; b + 4 <= batch; b += 4) {
+        arena.matvec4(
+          out.byteOffset + b * rows * 4,
+          x.byteOffset + b * cols * 4,
+          w.byteOffset,
+          rows,
+          cols,
+        );
+      }
+      for (; b < batch; b++) {
         arena.matvec(
           out.byteOffset + b * rows * 4,
           x.byteOffset + b * cols * 4,
@@ -171,6 +186,11 @@ export class CpuDecoder implements Decoder {
     const c = this.config;
     const w = this.#weights;
     const batch = inputs.length;
+    if (batch > this.#full.batch) {
+      throw new GenerationError(
+        `${batch} inputs in one step; this decoder takes at most ${this.#full.batch} (${this.maxBatch} slots x ${PREFILL_CHUNK} positions)`,
+      );
+    }
     const s = this.#scratchFor(batch);
     const { dim, headDim, nHeads, nKvHeads, hiddenDim, vocabSize } = c;
     const qDim = nHeads * headDim;

@@ -21,6 +21,11 @@ export interface Decoder {
   readonly notes: readonly string[];
   /** Number of KV cache slots: sequences decoded together. */
   readonly maxBatch: number;
+  /**
+   * Most consecutive positions of one slot a step may take (prompt prefill in chunks; inputs of a
+   * slot must then come in position order). 1 where the decoder writes one position per slot.
+   */
+  readonly maxChunk: number;
   readonly maxSeqLen: number;
   /** Logits of each input, [inputs.length, vocabSize], in input order. */
   step(inputs: readonly DecodeInput[]): Promise<Float32Array>;

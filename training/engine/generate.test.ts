@@ -31,6 +31,27 @@ describe('generate', () => {
     }
   });
 
+  it('prefills a long prompt in chunks with the result of one position per step', async () => {
+    const prompt =
+      'Once upon a time, there was a little dog named Max. Max liked to run in the park with his ball.';
+    const ids = tokenizer.encode(prompt);
+    expect(ids.length).toBeGreaterThan(20);
+    const [chunked] = await generate(new CpuDecoder(model), tokenizer, [prompt], {
+      maxNewTokens: 20,
+    });
+    const single = new CpuDecoder(model);
+    let logits: Float32Array = new Float32Array(0);
+    for (const [pos, token] of ids.entries()) logits = single.stepSync([{ slot: 0, token, pos }]);
+    const tokens: number[] = [];
+    for (let pos = ids.length; tokens.length < 20; pos++) {
+      const next = logits.indexOf(Math.max(...logits));
+      if (next === 1) break;
+      tokens.push(next);
+      logits = single.stepSync([{ slot: 0, token: next, pos }]);
+    }
+    expect(chunked?.tokens).toEqual(tokens);
+  });
+
   it('stops at a stop string, without returning or streaming it', async () => {
     const chunks: string[] = [];
     const [out] = await generate(new CpuDecoder(model), tokenizer, ['Once upon a time'], {

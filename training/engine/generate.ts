@@ -107,14 +107,25 @@ export async function generateBatch(
     }
     const active = states.filter((s) => s.finish === null);
     if (active.length === 0) break;
-    const inputs: DecodeInput[] = active.map((s) => ({
-      slot: s.index,
-      token: s.token,
-      pos: s.pos,
-    }));
+    // A sequence still in its prompt feeds up to maxChunk prompt tokens at once; its last fed
+    // position's logits are the ones that matter (they sample the first new token).
+    const inputs: DecodeInput[] = [];
+    const fed = active.map((s) => {
+      const remaining = s.prompt.length - s.pos;
+      const count = s.pos < s.prompt.length - 1 ? Math.min(decoder.maxChunk, remaining) : 1;
+      for (let k = 0; k < count; k++) {
+        const token = k === 0 ? s.token : (s.prompt[s.pos + k] ?? 0);
+        inputs.push({ slot: s.index, token, pos: s.pos + k });
+      }
+      return count;
+    });
     const logits = await decoder.step(inputs);
+    let row = 0;
     active.forEach((s, i) => {
-      advance(s, logits, i * vocab, vocab, tokenizer);
+      for (let k = 0; k < (fed[i] ?? 1) && s.finish === null; k++) {
+        advance(s, logits, (row + k) * vocab, vocab, tokenizer);
+      }
+      row += fed[i] ?? 1;
     });
   }
   return states.map((s) => ({

@@ -173,6 +173,7 @@ export class JaxDecoder implements Decoder {
   readonly implementation: string;
   readonly notes: string[] = [];
   readonly maxBatch: number;
+  readonly maxChunk = 1;
   readonly maxSeqLen: number;
   readonly #weights: JaxWeights;
   readonly #cos: Arr;

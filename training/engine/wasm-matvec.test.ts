@@ -27,6 +27,21 @@ describe('WasmArena.matvec', () => {
     }
   });
 
+  it('matvec4 equals four matvecs', () => {
+    const [rows, cols] = [33, 172];
+    const arena = WasmArena.create(rows * cols + 4 * cols + 8 * rows + 64);
+    if (!arena) throw new Error('WebAssembly SIMD is unavailable');
+    const w = arena.copy(Float32Array.from({ length: rows * cols }, (_, i) => Math.sin(i)));
+    const x = arena.copy(Float32Array.from({ length: 4 * cols }, (_, i) => Math.cos(i)));
+    const out = arena.alloc(4 * rows);
+    arena.matvec4(out.byteOffset, x.byteOffset, w.byteOffset, rows, cols);
+    const expected = new Float32Array(4 * rows);
+    matmulRows(expected, x, w, rows, cols, 4);
+    expected.forEach((e, i) => {
+      expect(out[i]).toBeCloseTo(e, 3);
+    });
+  });
+
   it('gives a decoder the logits of the plain-JS one, batched', async () => {
     const config: DecoderConfig = {
       family: 'llama',

@@ -177,12 +177,143 @@ function matvecBody(): number[] {
   return [...leb(body.length), ...body];
 }
 
+/**
+ * matvec4(out, x, w, rows, cols): four vectors x[0..3] (consecutive, cols apart) against the same
+ * rows, each weight vector loaded once for all four: out[b * rows + r]. cols % 4 === 0.
+ */
+function matvec4Body(): number[] {
+  // params 0 out, 1 x, 2 w, 3 rows, 4 cols; locals 5 r, 6 c, 7 wp, 8 xp, 9 stride (i32),
+  // 10 wv, 11-14 acc0..acc3 (v128)
+  const OUT = 0,
+    X = 1,
+    W = 2,
+    ROWS = 3,
+    COLS = 4,
+    R = 5,
+    C = 6,
+    WP = 7,
+    XP = 8,
+    S = 9,
+    WV = 10;
+  const ACC = [11, 12, 13, 14];
+  const zero = simd(0x0c, ...new Array<number>(16).fill(0));
+  const xAt = (b: number): number[] =>
+    b === 0 ? get(XP) : [...get(XP), ...get(S), ...i32c(b), 0x6c /* mul */, ...add];
+  const accumulate = (b: number): number[] => [
+    ...get(ACC[b] ?? 0),
+    ...get(WV),
+    ...xAt(b),
+    ...v128Load(0),
+    ...f32x4Mul,
+    ...f32x4Add,
+    ...set(ACC[b] ?? 0),
+  ];
+  const store = (b: number): number[] => [
+    // address: out + (b * rows + r) * 4
+    ...get(OUT),
+    ...get(ROWS),
+    ...i32c(b),
+    0x6c,
+    ...get(R),
+    ...add,
+    ...i32c(2),
+    0x74,
+    ...add,
+    ...get(ACC[b] ?? 0),
+    ...lane(0),
+    ...get(ACC[b] ?? 0),
+    ...lane(1),
+    0x92,
+    ...get(ACC[b] ?? 0),
+    ...lane(2),
+    ...get(ACC[b] ?? 0),
+    ...lane(3),
+    0x92,
+    0x92,
+    0x38,
+    2,
+    0,
+  ];
+  const code = [
+    ...get(COLS),
+    ...i32c(2),
+    0x74,
+    ...set(S),
+    ...get(W),
+    ...set(WP),
+    ...i32c(0),
+    ...set(R),
+    0x02,
+    0x40,
+    0x03,
+    0x40,
+    ...get(R),
+    ...get(ROWS),
+    ...geU,
+    0x0d,
+    1,
+    ...ACC.flatMap((a) => [...zero, ...set(a)]),
+    ...i32c(0),
+    ...set(C),
+    ...get(X),
+    ...set(XP),
+    0x02,
+    0x40,
+    0x03,
+    0x40,
+    ...get(C),
+    ...get(COLS),
+    ...geU,
+    0x0d,
+    1,
+    ...get(WP),
+    ...v128Load(0),
+    ...set(WV),
+    ...accumulate(0),
+    ...accumulate(1),
+    ...accumulate(2),
+    ...accumulate(3),
+    ...get(WP),
+    ...i32c(16),
+    ...add,
+    ...set(WP),
+    ...get(XP),
+    ...i32c(16),
+    ...add,
+    ...set(XP),
+    ...get(C),
+    ...i32c(4),
+    ...add,
+    ...set(C),
+    0x0c,
+    0,
+    0x0b,
+    0x0b,
+    ...store(0),
+    ...store(1),
+    ...store(2),
+    ...store(3),
+    ...get(R),
+    ...i32c(1),
+    ...add,
+    ...set(R),
+    0x0c,
+    0,
+    0x0b,
+    0x0b,
+    0x0b,
+  ];
+  const decl = [2, ...leb(5), I32, ...leb(5), V128];
+  const body = [...decl, ...code];
+  return [...leb(body.length), ...body];
+}
+
 function moduleBytes(): Uint8Array {
   const type = section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]);
   const imports = section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]);
-  const funcs = section(3, [1, 0]);
-  const exports = section(7, [1, ...name('matvec'), 0x00, 0]);
-  const code = section(10, [1, ...matvecBody()]);
+  const funcs = section(3, [2, 0, 0]);
+  const exports = section(7, [2, ...name('matvec'), 0x00, 0, ...name('matvec4'), 0x00, 1]);
+  const code = section(10, [2, ...matvecBody(), ...matvec4Body()]);
   return Uint8Array.from([
     0x00,
     0x61,
@@ -217,11 +348,14 @@ const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 export class WasmArena {
   readonly memory: WasmMemory;
   readonly matvec: MatvecKernel;
+  /** Four vectors at once (x holds them consecutively; out gets four blocks of rows). */
+  readonly matvec4: MatvecKernel;
   #next = 0;
 
-  private constructor(memory: WasmMemory, matvec: MatvecKernel) {
+  private constructor(memory: WasmMemory, matvec: MatvecKernel, matvec4: MatvecKernel) {
     this.memory = memory;
     this.matvec = matvec;
+    this.matvec4 = matvec4;
   }
 
   /** An arena of `floats` float32s, or null where WebAssembly SIMD is unavailable. */
@@ -234,7 +368,8 @@ export class WasmArena {
       const module = new wasm.Module(moduleBytes());
       const instance = new wasm.Instance(module, { env: { memory } });
       const matvec = instance.exports.matvec as MatvecKernel;
-      return new WasmArena(memory, matvec);
+      const matvec4 = instance.exports.matvec4 as MatvecKernel;
+      return new WasmArena(memory, matvec, matvec4);
     } catch {
       return null;
     }
