@@ -6,13 +6,15 @@ export {
   type BackendInfo,
 } from './backend.ts';
 export { CpuDecoder } from './cpu-decoder.ts';
-export type { BackendName, DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
+export type { BackendName, DecodeInput, Decoder, DecoderOptions, Precision } from './decoder.ts';
 export * from './errors.ts';
 export {
   generate,
+  generateBatch,
   GenerationAbortedError,
   type GenerateOptions,
   type Generation,
+  type SequenceRequest,
 } from './generate.ts';
 export { JaxDecoder } from './jax-decoder.ts';
 export {
