@@ -71,6 +71,8 @@ console.log(
 
 const probe = await probeWebGpuAdapter();
 const backends: BackendName[] = probe.adapter ? ['wasm', 'webgpu'] : ['wasm'];
+// SwiftShader (Vulkan on the CPU) checks correctness; its speed says nothing about a GPU.
+const realGpu = probe.adapter !== null && !/swiftshader/i.test(probe.detail);
 if (!probe.adapter) console.log(`WebGPU skipped: ${probe.detail}`);
 else console.log(`WebGPU adapter: ${probe.detail}`);
 
@@ -223,7 +225,8 @@ for (const backend of trainBackends) {
   await trainer.accumulateNll(tokens);
   await trainer.step();
   let seconds = Infinity;
-  for (let i = 0; i < (quick ? 2 : 4); i++) {
+  const reps = quick || (backend === 'webgpu' && !realGpu) ? 1 : 4;
+  for (let i = 0; i < reps; i++) {
     const started = performance.now();
     await trainer.accumulateNll(tokens);
     await trainer.step();
@@ -243,7 +246,6 @@ for (const backend of trainBackends) {
 // (3) On a GPU (an adapter that is not SwiftShader), or with BENCH_QWEN=1: a Qwen2.5-0.5B-shaped
 // model built at random, decode tokens/s and LoRA training tokens/s. BENCH_QWEN_LAYERS and
 // BENCH_QWEN_VOCAB shrink it for a smoke run.
-const realGpu = probe.adapter !== null && !/swiftshader/i.test(probe.detail);
 if (realGpu || process.env.BENCH_QWEN === '1') {
   const qwen: DecoderConfig = {
     family: 'qwen2',
