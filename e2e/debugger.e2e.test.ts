@@ -289,7 +289,7 @@ describe('the run view', () => {
     await row(runId).getByTestId('run-pick').check();
     await row(forkId).getByTestId('run-pick').check();
     await page.getByTestId('runs-compare').click();
-    const compare = page.getByTestId('runs-compare');
+    const compare = page.getByTestId('runs-comparison');
     await compare.waitFor();
     expect(await page.getByTestId('compare-left').getAttribute('data-run')).toBe(runId);
     expect(
@@ -310,7 +310,7 @@ describe('the run view', () => {
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/\.jsonl$/);
     await page.getByTestId('compare-close').click();
-    await page.getByTestId('runs-compare').waitFor();
+    await page.getByTestId('runs-comparison').waitFor({ state: 'detached' });
     page.once('dialog', (dialog) => void dialog.accept());
     await page
       .locator(`[data-testid="run-row"][data-run="${runId}"]`)

@@ -32,13 +32,17 @@ export function useRunSession(runId: string, mode: RunMode): RunSession {
   useEffect(() => {
     let live = true;
     const store = new RunStore(frameScheduler);
-    // Events that arrive before the stored log are already in it: the engine flushes its writer
-    // before answering runs.events, and frames keep their order, so only later ones are new.
-    let logLoaded = false;
+    // Streamed events are buffered until the stored log arrives; then only those at or past its
+    // end (by `seq`, the event's index in the log) are new: none lost, none applied twice. An event
+    // without seq arriving before the log is in it already (the engine flushes before answering).
+    let logLength: number | null = null;
+    const early: { seq: number | undefined; event: RunEvent }[] = [];
     const unsubscribe =
       mode === 'live'
         ? api.on('runs.event', (event) => {
-            if (event.runId === runId && logLoaded) store.push(event.event);
+            if (event.runId !== runId) return;
+            if (logLength === null) early.push({ seq: event.seq, event: event.event });
+            else if (event.seq === undefined || event.seq >= logLength) store.push(event.event);
           })
         : () => undefined;
     let replay: ReplayPlayer | null = null;
@@ -48,11 +52,13 @@ export function useRunSession(runId: string, mode: RunMode): RunSession {
       ({ run, events }: { run: RunSummaryPayload; events: RunEvent[] }) => {
         if (!live) return;
         performance.mark('run-open:log');
-        logLoaded = true;
+        logLength = events.length;
         if (mode === 'replay') {
           replay = new ReplayPlayer(events, store, browserTimers);
         } else {
           store.push(...events);
+          for (const { seq, event } of early)
+            if (seq !== undefined && seq >= events.length) store.push(event);
           store.flush();
         }
         performance.mark('run-open:folded');

@@ -64,7 +64,7 @@ function Comparison({
   );
   const differing = rows.filter((row) => !row.same).length;
   return (
-    <section className="runs-compare" data-testid="runs-compare" aria-label="Compare two runs">
+    <section className="runs-compare" data-testid="runs-comparison" aria-label="Compare two runs">
       <header className="runs-compare-head">
         <h2>Compare</h2>
         <button type="button" className="run-button" data-testid="compare-close" onClick={onClose}>
