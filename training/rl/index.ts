@@ -52,4 +52,3 @@ export {
   type TeacherRun,
 } from './sft.ts';
 export { finalAnswer, rlmEnvironment, type RlmEnvironmentOptions } from './rlm-rollouts.ts';
-export { EnginePolicy, type EnginePolicyOptions } from './engine-policy.ts';

@@ -16,9 +16,12 @@ import {
   loadLocalModel,
   LocalProvider,
   mergeLora,
+  LoraPolicy,
   startBackend,
+  type LocalModel,
+  type LoraArrays,
+  type LoraConfig,
 } from '../engine/index.ts';
-import { EnginePolicy } from './engine-policy.ts';
 import { rlmEnvironment } from './rlm-rollouts.ts';
 import { runGrpoJob, TrainingInputError, type TrainJobResult } from './trainer.ts';
 
@@ -38,30 +41,16 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
     throw new TrainingInputError('a job on a real model needs a workspace to store its rollouts');
   }
   const local = await loadLocalModel(config.baseModel);
-  const policy = new EnginePolicy(local, {
-    lora: { rank: config.lora.rank, alpha: config.lora.alpha, targets: config.lora.targetModules },
-    learningRate: config.learningRate,
-    seed: config.seed,
+  const lora = {
+    rank: config.lora.rank,
+    alpha: config.lora.alpha,
+    targets: config.lora.targetModules,
+  };
+  const policy = new LoraPolicy(local, { lora, loraInit: { seed: config.seed } });
+  const { provider: sampling, refresh } = await policySampler(local, adaptersOf(policy), lora, {
+    temperature: config.temperature,
+    maxTokens: config.maxTokensPerTurn,
   });
-  const backend = await startBackend('wasm');
-  // The policy as it is now, for sampling: rebuilt after every optimizer step and checkpoint load.
-  let sampler: LocalProvider | null = null;
-  const refresh = async () => {
-    const model = mergeLora(local.model, policy.lora, await policy.adapters());
-    sampler = new LocalProvider({
-      spec: 'policy:current',
-      local: { ...local, model },
-      decoder: createDecoder(model, backend, { maxBatch: 4 }),
-      defaultMaxTokens: config.maxTokensPerTurn,
-    });
-  };
-  const sampling: Provider = {
-    spec: 'policy:current',
-    complete: (request) => {
-      if (!sampler) throw new TrainingInputError('the policy sampler is not ready');
-      return sampler.complete({ ...request, temperature: config.temperature });
-    },
-  };
 
   const workspace = openWorkspace(config.workspace);
   const engine = composeEngine({
@@ -96,8 +85,8 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
       encodeTurn: policy.encodeTurn.bind(policy),
       score: policy.score.bind(policy),
       saveCheckpoint: policy.saveCheckpoint.bind(policy),
-      step: async () => {
-        const result = await policy.step();
+      step: async (step: { learningRate: number; maxGradNorm: number }) => {
+        const result = await policy.step(step);
         await refresh();
         return result;
       },
@@ -106,7 +95,6 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
         await refresh();
       },
     };
-    await refresh();
     return await runGrpoJob({
       policy: trainable,
       questions,
@@ -121,4 +109,41 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
     workspace.close();
     policy.dispose();
   }
+}
+
+/**
+ * A provider sampling from the policy as it is now (spec 'policy:current'); `refresh()` merges the
+ * current adapters into the weights, after each optimizer step and checkpoint load.
+ */
+export async function policySampler(
+  local: LocalModel,
+  adapters: () => Promise<LoraArrays>,
+  lora: LoraConfig,
+  options: { temperature: number; maxTokens: number },
+): Promise<{ provider: Provider; refresh: () => Promise<void> }> {
+  const backend = await startBackend('wasm');
+  let sampler: LocalProvider | null = null;
+  const refresh = async () => {
+    const model = mergeLora(local.model, lora, await adapters());
+    sampler = new LocalProvider({
+      spec: 'policy:current',
+      local: { ...local, model },
+      decoder: createDecoder(model, backend, { maxBatch: 4 }),
+      defaultMaxTokens: options.maxTokens,
+    });
+  };
+  await refresh();
+  const provider: Provider = {
+    spec: 'policy:current',
+    complete: (request) => {
+      if (!sampler) throw new TrainingInputError('the policy sampler is not ready');
+      return sampler.complete({ ...request, temperature: options.temperature });
+    },
+  };
+  return { provider, refresh };
+}
+
+/** The adapters of a LoRA policy as they are now. */
+export function adaptersOf(policy: LoraPolicy): () => Promise<LoraArrays> {
+  return () => policy.trainer.adapterArrays();
 }

@@ -18,6 +18,8 @@ export interface RlmEnvironmentOptions {
   /** The policy's model spec for one rollout (e.g. the local provider with the rollout's seed). */
   model: (request: RolloutRequest) => string;
   budgets?: Partial<Budgets>;
+  /** The system prompt's length: the short one fits a small model's context. */
+  promptStyle?: 'long' | 'short';
   papersOf: (question: EvidenceQuestion) => EvidencePaper[];
   judge?: RubricJudge | undefined;
 }
@@ -33,6 +35,7 @@ export function rlmEnvironment(options: RlmEnvironmentOptions) {
         question: question.question,
         model: options.model(request),
         ...(options.budgets ? { budgets: options.budgets } : {}),
+        ...(options.promptStyle ? { promptStyle: options.promptStyle } : {}),
         ...(question.paperIds ? { paperIds: question.paperIds } : {}),
       });
       // A failed run is still a rollout: it scores 0 and its turns are trained on that.
