@@ -176,8 +176,9 @@ await runSftJob({
 });
 await sampler.refresh();
 const afterSft = await evaluate(heldOut, 16);
-const sample = await env.rollout(train[0] ?? questions[0]!, { step: 0, index: 0, seed: 0 });
-const said = sample.events.find((e) => e.kind === 'model.done');
+const probe = train[0];
+const sample = probe ? await env.rollout(probe, { step: 0, index: 0, seed: 0 }) : null;
+const said = sample?.events.find((e) => e.kind === 'model.done');
 console.log(
   `a rollout on a training question after SFT says: ${JSON.stringify(said?.kind === 'model.done' ? said.text : null)}`,
 );
