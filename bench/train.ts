@@ -17,7 +17,8 @@ import { runGrpoJob } from '../training/rl/trainer.ts';
 
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 const GRPO_STEPS = Number(process.env.BENCH_GRPO_STEPS ?? 20);
-const SFT_EPOCHS = Number(process.env.BENCH_SFT_EPOCHS ?? 30);
+const SFT_EPOCHS = Number(process.env.BENCH_SFT_EPOCHS ?? 40);
+const TEMPERATURE = Number(process.env.BENCH_TEMPERATURE ?? 0.7);
 const began = performance.now();
 const elapsed = () => ((performance.now() - began) / 1000).toFixed(0);
 

@@ -83,10 +83,14 @@ export async function grpoStep<Q extends { id: string }>(
   // With no KL term a zero advantage contributes nothing: skip those turns' passes.
   const trained = config.beta > 0 ? samples : samples.filter((s) => s.advantage !== 0);
   const { tokens, ...loss } = await accumulate(deps, trained, turns);
-  const { gradNorm } = await policy.step({
-    learningRate: config.learningRate,
-    maxGradNorm: deps.maxGradNorm ?? 1,
-  });
+  // A step whose groups all scored alike (and no KL term) has nothing to learn from.
+  const { gradNorm } =
+    trained.length === 0
+      ? { gradNorm: 0 }
+      : await policy.step({
+          learningRate: config.learningRate,
+          maxGradNorm: deps.maxGradNorm ?? 1,
+        });
 
   const flat = outcomes.flat();
   const rewards = flat.map((o) => o.reward.reward);
