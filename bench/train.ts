@@ -61,7 +61,7 @@ const local = await loadLocalModel(modelPath);
 const lora = { rank: 8, alpha: 16, targets: ['wq', 'wk', 'wv', 'wo', 'w1', 'w2', 'w3'] };
 const policy = new LoraPolicy(local, { lora, loraInit: { seed: SEED } });
 const sampler = await policySampler(local, adaptersOf(policy), lora, {
-  temperature: 1,
+  temperature: TEMPERATURE,
   maxTokens: 64,
 });
 const engine = composeEngine({
