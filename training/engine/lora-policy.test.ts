@@ -46,6 +46,10 @@ describe('LoraPolicy', () => {
       expect(x).toBeCloseTo(expected[i] ?? NaN, 3);
     });
     const adapted = await policy.score([turn], { reference: false, grad: false });
+    expect(reference.entropy).toBeNaN();
+    // Mean entropy over the response positions: positive, below log(vocab).
+    expect(adapted.entropy).toBeGreaterThan(0);
+    expect(adapted.entropy).toBeLessThan(Math.log(512));
     expect(adapted.logp[0]?.[0]).not.toBeCloseTo(reference.logp[0]?.[0] ?? NaN, 3);
     policy.dispose();
   });

@@ -93,12 +93,21 @@ export class LoraPolicy {
     options: { reference: boolean; grad: boolean },
   ): Promise<PolicyScores> {
     const { sequences, starts } = this.#sequences(turns);
-    const all = await this.trainer.logProbs(sequences, { adapters: !options.reference });
+    let entropy = NaN;
+    let all: Float64Array[];
+    if (options.reference) {
+      all = await this.trainer.logProbs(sequences, { adapters: false });
+    } else {
+      const stats = await this.trainer.logProbsAndEntropy(sequences);
+      all = stats.logp;
+      const response = stats.entropy.flatMap((row, i) => Array.from(row.slice(starts[i] ?? 0)));
+      entropy = response.reduce((a, b) => a + b, 0) / Math.max(1, response.length);
+    }
     const logp = all.map((row, i) => row.slice(starts[i] ?? 0));
     const trainer = this.trainer;
     return {
       logp,
-      entropy: NaN,
+      entropy,
       async backward(gradLogp) {
         if (!options.grad || options.reference) {
           throw new EngineError('backward() needs score(..., { grad: true, reference: false })');

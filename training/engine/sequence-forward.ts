@@ -4,7 +4,7 @@
 import { nn, numpy as np } from '@jax-js/jax';
 import type { JaxLayer, JaxWeights } from './jax-decoder.ts';
 import { linearJ } from './jax-decoder.ts';
-import { logSoftmaxJ, rmsNormJ, ropeJ, softmaxJ, swigluJ } from './jax-layers.ts';
+import { expJ, logSoftmaxJ, rmsNormJ, ropeJ, softmaxJ, swigluJ } from './jax-layers.ts';
 import type { LoraLayer, LoraParams } from './lora.ts';
 import type { DecoderConfig } from './model-config.ts';
 import type { LinearName } from './weights.ts';
@@ -122,4 +122,29 @@ export function sequenceLogProbs(
     .mul(pick)
     .sum(-1)
     .reshape([batch, T - 1]);
+}
+
+/** Per-token log-probs of the targets and the entropy of each predicted distribution: [batch, T-1] each. */
+export function sequenceStats(
+  c: DecoderConfig,
+  w: JaxWeights,
+  lora: LoraParams | null,
+  loraScale: number,
+  s: SequenceInputs,
+  targets: Arr,
+): [Arr, Arr] {
+  const logits = sequenceLogits(c, w, lora, loraScale, s);
+  const [batch = 1, T = 1] = logits.shape;
+  const logp = logSoftmaxJ(logits.slice([], [0, T - 1], []), -1);
+  const pick = nn.oneHot(targets, c.vocabSize).astype(logp.dtype);
+  const picked = logp.ref
+    .mul(pick)
+    .sum(-1)
+    .reshape([batch, T - 1]);
+  const entropy = expJ(logp.ref)
+    .mul(logp)
+    .sum(-1)
+    .neg()
+    .reshape([batch, T - 1]);
+  return [picked, entropy];
 }

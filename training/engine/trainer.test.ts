@@ -157,6 +157,18 @@ describe('gradients against finite differences (float64)', () => {
   it('log-probs equal the reference forward', async () => {
     const trainer = new Trainer(model, { lora: null, schedule: { peak: 0 }, dtype: np.float64 });
     const logp = await trainer.logProbs(sequences);
+    const stats = await trainer.logProbsAndEntropy(sequences);
+    sequences.forEach((seq, b) => {
+      const logits = referenceLogits(model, seq);
+      for (let t = 0; t < seq.length - 1; t++) {
+        const row = logits[t] ?? [];
+        const max = Math.max(...row);
+        const lse = max + Math.log(row.reduce((a, x) => a + Math.exp(x - max), 0));
+        const entropy = -row.reduce((a, x) => a + Math.exp(x - lse) * (x - lse), 0);
+        expect(stats.entropy[b]?.[t]).toBeCloseTo(entropy, 9);
+        expect(stats.logp[b]?.[t]).toBeCloseTo(logp[b]?.[t] ?? NaN, 12);
+      }
+    });
     sequences.forEach((seq, b) => {
       const logits = referenceLogits(model, seq);
       for (let t = 0; t < seq.length - 1; t++) {

@@ -25,7 +25,7 @@ import {
   type LrSchedule,
 } from './optimizer.ts';
 import { ropeTables } from './rope.ts';
-import { sequenceLogProbs } from './sequence-forward.ts';
+import { sequenceLogProbs, sequenceStats } from './sequence-forward.ts';
 import type { DecoderModel } from './weights.ts';
 
 type Arr = np.Array;
@@ -82,6 +82,7 @@ export class Trainer {
   readonly #model: DecoderModel;
   readonly #gradFn: OwnedFunction<(...args: Parameters<WeightedFn>) => [Arr, Tree]>;
   readonly #logpFn: OwnedFunction<(...args: Parameters<WeightedFn>) => Arr>;
+  readonly #statsFn: OwnedFunction<(...args: Parameters<WeightedFn>) => [Arr, Arr]>;
   /** Log-probs of the base model alone (LoRA's adapters off): RL's reference policy. */
   readonly #referenceFn: OwnedFunction<(...args: Parameters<WeightedFn>) => Arr>;
 
@@ -134,6 +135,23 @@ export class Trainer {
       },
     );
     this.#referenceFn = this.#referenceSetup(c);
+    this.#statsFn = jit(
+      (
+        trainable: Tree,
+        frozen: Tree,
+        tokens: Arr,
+        targets: Arr,
+        weights: Arr,
+        cos: Arr,
+        sin: Arr,
+      ) => {
+        weights.dispose();
+        const base = (full ? trainable : frozen) as unknown as JaxWeights;
+        const adapters = full ? null : (trainable as unknown as LoraParams);
+        if (full) tree.dispose(frozen);
+        return sequenceStats(c, base, adapters, scale, { tokens, cos, sin }, targets);
+      },
+    );
   }
 
   #referenceSetup(c: DecoderConfig): OwnedFunction<(...args: Parameters<WeightedFn>) => Arr> {
@@ -228,6 +246,29 @@ export class Trainer {
     return p.lengths.map((len, b) =>
       Float64Array.from({ length: len - 1 }, (_, t) => data[b * (p.T - 1) + t] ?? NaN),
     );
+  }
+
+  /** Log-probs (as `logProbs`) and the entropy of the model's distribution at each position. */
+  async logProbsAndEntropy(
+    sequences: readonly (readonly number[])[],
+  ): Promise<{ logp: Float64Array[]; entropy: Float64Array[] }> {
+    const p = this.#pack(sequences);
+    const [logp, entropy] = this.#statsFn(
+      tree.ref(this.#trainable()),
+      this.#frozen(),
+      p.tokens,
+      p.targets,
+      p.weights,
+      p.cos,
+      p.sin,
+    );
+    const a = (await logp.data()) as ArrayLike<number>;
+    const e = (await entropy.data()) as ArrayLike<number>;
+    const rows = (data: ArrayLike<number>) =>
+      p.lengths.map((len, b) =>
+        Float64Array.from({ length: len - 1 }, (_, t) => data[b * (p.T - 1) + t] ?? NaN),
+      );
+    return { logp: rows(a), entropy: rows(e) };
   }
 
   /**
@@ -339,5 +380,6 @@ export class Trainer {
     this.#gradFn.dispose();
     this.#logpFn.dispose();
     this.#referenceFn.dispose();
+    this.#statsFn.dispose();
   }
 }
