@@ -10,7 +10,7 @@ import { evidencePaper, type EvidenceQuestion } from '../app/evidence/index.ts';
 import { composeEngine } from '../app/host/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { loadLocalModel, LoraPolicy } from '../training/engine/index.ts';
-import { adaptersOf, policySampler } from '../training/rl/local-job.ts';
+import { adaptersOf, policySampler, samplingFollows } from '../training/rl/local-job.ts';
 import { rlmEnvironment } from '../training/rl/rlm-rollouts.ts';
 import { runSftJob, selectSftTurns } from '../training/rl/sft.ts';
 import { runGrpoJob } from '../training/rl/trainer.ts';
@@ -189,17 +189,7 @@ console.log(
 
 const curve: number[] = [];
 await runGrpoJob({
-  policy: {
-    encodeTurn: policy.encodeTurn.bind(policy),
-    score: policy.score.bind(policy),
-    saveCheckpoint: policy.saveCheckpoint.bind(policy),
-    loadCheckpoint: policy.loadCheckpoint.bind(policy),
-    step: async (options) => {
-      const result = await policy.step(options);
-      await sampler.refresh();
-      return result;
-    },
-  },
+  policy: samplingFollows(policy, sampler.refresh),
   questions: train,
   ...env,
   config: {

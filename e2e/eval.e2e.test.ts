@@ -6,22 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  collectPageErrors,
-  launchBrowser,
-  screenshot,
-  serveApp,
-  type BrowserSession,
-  type ServedApp,
-} from './harness.ts';
+import { screenshot, openApp, type OpenedApp } from './harness.ts';
 
 const qasper = new URL(
   '../../shared/data/qasper/qasper_test_v0.3_subset_papers_with_pdf.json',
   import.meta.url,
 ).pathname;
 
-let app: ServedApp;
-let session: BrowserSession;
+let opened: OpenedApp;
 let page: Page;
 let pageErrors: string[] = [];
 let dir: string;
@@ -44,15 +36,11 @@ beforeAll(async () => {
     join(dir, 'judge.json'),
     JSON.stringify({ '0:judge': ['{"precision": 4, "recall": 6, "reasoning": "Some of it."}'] }),
   );
-  app = await serveApp();
-  session = await launchBrowser();
-  page = await session.context.newPage();
-  pageErrors = collectPageErrors(page);
-  await page.goto(app.url);
+  opened = await openApp();
+  ({ page, pageErrors } = opened);
 });
 afterAll(async () => {
-  await session.close();
-  await app.stop();
+  await opened.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -103,3 +103,30 @@ export function collectPageErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/** The served app opened in a fresh Chromium page, with the page's errors collected. */
+export interface OpenedApp {
+  app: ServedApp;
+  session: BrowserSession;
+  page: Page;
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openApp(options: { sample?: boolean } = {}): Promise<OpenedApp> {
+  const app = await serveApp(options);
+  const session = await launchBrowser();
+  const page = await session.context.newPage();
+  const pageErrors = collectPageErrors(page);
+  await page.goto(app.url);
+  return {
+    app,
+    session,
+    page,
+    pageErrors,
+    async close() {
+      await session.close();
+      await app.stop();
+    },
+  };
+}

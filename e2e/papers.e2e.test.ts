@@ -4,14 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  collectPageErrors,
-  launchBrowser,
-  screenshot,
-  serveApp,
-  type BrowserSession,
-  type ServedApp,
-} from './harness.ts';
+import { screenshot, openApp, type OpenedApp } from './harness.ts';
 
 /** A shared paper as a file to set on the input (playwright takes paths or buffers, not both). */
 const sharedPaper = (name: string) => ({
@@ -23,21 +16,16 @@ const s2orc = sharedPaper('2020.acl-main.447_arXiv-1911.02782_S2ORC.pdf');
 const papermage = sharedPaper('papermage_2023.emnlp-demo.45.pdf');
 const set = 'e2e papers';
 
-let app: ServedApp;
-let session: BrowserSession;
+let opened: OpenedApp;
 let page: Page;
 let pageErrors: string[] = [];
 
 beforeAll(async () => {
-  app = await serveApp();
-  session = await launchBrowser();
-  page = await session.context.newPage();
-  pageErrors = collectPageErrors(page);
-  await page.goto(app.url);
+  opened = await openApp();
+  ({ page, pageErrors } = opened);
 });
 afterAll(async () => {
-  await session.close();
-  await app.stop();
+  await opened.close();
 });
 
 /** Moves within the app without reloading (the hash router listens to hash changes). */

@@ -5,35 +5,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  collectPageErrors,
-  launchBrowser,
-  screenshot,
-  serveApp,
-  type BrowserSession,
-  type ServedApp,
-} from './harness.ts';
+import { screenshot, type ServedApp, openApp, type OpenedApp } from './harness.ts';
 
 const KEY = 'sk-e2e-0123456789abcdefghSECRET';
 /** Port 9 (discard), which fetch refuses outright: a test of the endpoint fails at once, by name. */
 const BASE_URL = 'http://127.0.0.1:9/v1';
 const NAME = 'Lab vLLM';
 
+let opened: OpenedApp;
 let app: ServedApp;
-let session: BrowserSession;
 let page: Page;
 let pageErrors: string[] = [];
 
 beforeAll(async () => {
-  app = await serveApp();
-  session = await launchBrowser();
-  page = await session.context.newPage();
-  pageErrors = collectPageErrors(page);
-  await page.goto(app.url);
+  opened = await openApp();
+  ({ app, page, pageErrors } = opened);
 });
 afterAll(async () => {
-  await session.close();
-  await app.stop();
+  await opened.close();
 });
 
 const endpointRow = () => page.locator(`[data-testid="endpoint"][data-endpoint="${NAME}"]`);

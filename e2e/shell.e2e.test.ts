@@ -2,14 +2,7 @@
 // reachable (by click and by shortcut), the theme round-trips through the engine and persists.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  collectPageErrors,
-  launchBrowser,
-  screenshot,
-  serveApp,
-  type BrowserSession,
-  type ServedApp,
-} from './harness.ts';
+import { screenshot, type ServedApp, openApp, type OpenedApp } from './harness.ts';
 
 const views = [
   ['papers', 'Papers'],
@@ -19,21 +12,17 @@ const views = [
   ['train', 'Train'],
 ] as const;
 
+let opened: OpenedApp;
 let app: ServedApp;
-let session: BrowserSession;
 let page: Page;
 let pageErrors: string[] = [];
 
 beforeAll(async () => {
-  app = await serveApp();
-  session = await launchBrowser();
-  page = await session.context.newPage();
-  pageErrors = collectPageErrors(page);
-  await page.goto(app.url);
+  opened = await openApp();
+  ({ app, page, pageErrors } = opened);
 });
 afterAll(async () => {
-  await session.close();
-  await app.stop();
+  await opened.close();
 });
 
 describe('app shell', () => {

@@ -4,30 +4,18 @@
 // resume a long job, and overlay two jobs.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  collectPageErrors,
-  launchBrowser,
-  screenshot,
-  serveApp,
-  type BrowserSession,
-  type ServedApp,
-} from './harness.ts';
+import { screenshot, openApp, type OpenedApp } from './harness.ts';
 
-let app: ServedApp;
-let session: BrowserSession;
+let opened: OpenedApp;
 let page: Page;
 let pageErrors: string[] = [];
 
 beforeAll(async () => {
-  app = await serveApp();
-  session = await launchBrowser();
-  page = await session.context.newPage();
-  pageErrors = collectPageErrors(page);
-  await page.goto(app.url);
+  opened = await openApp();
+  ({ page, pageErrors } = opened);
 });
 afterAll(async () => {
-  await session.close();
-  await app.stop();
+  await opened.close();
 });
 
 async function launch(name: string, steps: number): Promise<void> {

@@ -211,7 +211,7 @@ export function trainingHandlers(
     'train.stop': async ({ jobId }) => {
       await readJob(jobId);
       const entry = running.get(jobId);
-      if (!entry) return Promise.resolve({ stopping: false });
+      if (!entry) return { stopping: false };
       stopping.add(jobId);
       entry.process.stop();
       return { stopping: true };

@@ -22,6 +22,7 @@ import {
   type LoraArrays,
   type LoraConfig,
 } from '../engine/index.ts';
+import type { TrainablePolicy } from './policy.ts';
 import { rlmEnvironment } from './rlm-rollouts.ts';
 import { runGrpoJob, TrainingInputError, type TrainJobResult } from './trainer.ts';
 
@@ -81,22 +82,8 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
       papersOf,
       judge,
     });
-    const trainable = {
-      encodeTurn: policy.encodeTurn.bind(policy),
-      score: policy.score.bind(policy),
-      saveCheckpoint: policy.saveCheckpoint.bind(policy),
-      step: async (step: { learningRate: number; maxGradNorm: number }) => {
-        const result = await policy.step(step);
-        await refresh();
-        return result;
-      },
-      loadCheckpoint: async (dir: string) => {
-        await policy.loadCheckpoint(dir);
-        await refresh();
-      },
-    };
     return await runGrpoJob({
-      policy: trainable,
+      policy: samplingFollows(policy, refresh),
       questions,
       ...environment,
       config,
@@ -146,4 +133,25 @@ export async function policySampler(
 /** The adapters of a LoRA policy as they are now. */
 export function adaptersOf(policy: LoraPolicy): () => Promise<LoraArrays> {
   return () => policy.trainer.adapterArrays();
+}
+
+/** The policy, with the sampler brought up to date after every step and checkpoint load. */
+export function samplingFollows(
+  policy: TrainablePolicy,
+  refresh: () => Promise<void>,
+): TrainablePolicy {
+  return {
+    encodeTurn: policy.encodeTurn.bind(policy),
+    score: policy.score.bind(policy),
+    saveCheckpoint: policy.saveCheckpoint.bind(policy),
+    step: async (options) => {
+      const result = await policy.step(options);
+      await refresh();
+      return result;
+    },
+    loadCheckpoint: async (dir) => {
+      await policy.loadCheckpoint(dir);
+      await refresh();
+    },
+  };
 }
