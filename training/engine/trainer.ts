@@ -108,11 +108,18 @@ export class Trainer {
     const c = this.config;
     const scale = this.loraScale;
     const full = options.lora === null;
+    // The weights a forward pass reads: all of them trainable (full fine-tuning; the frozen tree is
+    // unused and released) or frozen base weights under trainable adapters.
+    const split = (trainable: Tree, frozen: Tree) => {
+      if (full) tree.dispose(frozen);
+      return {
+        base: (full ? trainable : frozen) as unknown as JaxWeights,
+        adapters: full ? null : (trainable as unknown as LoraParams),
+      };
+    };
     // sum over positions of weights * logp, with the trainable tree first (what grad differentiates).
     const weighted: WeightedFn = (trainable, frozen, tokens, targets, weights, cos, sin) => {
-      const base = (full ? trainable : frozen) as unknown as JaxWeights;
-      const adapters = full ? null : (trainable as unknown as LoraParams);
-      if (full) tree.dispose(frozen);
+      const { base, adapters } = split(trainable, frozen);
       const logp = sequenceLogProbs(c, base, adapters, scale, { tokens, cos, sin }, targets);
       return logp.mul(weights).sum();
     };
@@ -128,9 +135,7 @@ export class Trainer {
         sin: Arr,
       ) => {
         weights.dispose();
-        const base = (full ? trainable : frozen) as unknown as JaxWeights;
-        const adapters = full ? null : (trainable as unknown as LoraParams);
-        if (full) tree.dispose(frozen);
+        const { base, adapters } = split(trainable, frozen);
         return sequenceLogProbs(c, base, adapters, scale, { tokens, cos, sin }, targets);
       },
     );
@@ -146,9 +151,7 @@ export class Trainer {
         sin: Arr,
       ) => {
         weights.dispose();
-        const base = (full ? trainable : frozen) as unknown as JaxWeights;
-        const adapters = full ? null : (trainable as unknown as LoraParams);
-        if (full) tree.dispose(frozen);
+        const { base, adapters } = split(trainable, frozen);
         return sequenceStats(c, base, adapters, scale, { tokens, cos, sin }, targets);
       },
     );
