@@ -28,8 +28,12 @@ export function RunsView() {
   const location = readRunsLocation(params);
   const [fields, setFields] = useState<RunsFilterFields>(location.filters);
   const filterKey = JSON.stringify(fields);
-  // Typing updates the URL (and so the list) after a short pause; the compared pair stays.
+  // Typing updates the URL (and so the list) after a short pause; the compared pair stays. Nothing
+  // is written when the URL already holds these filters, or once the user has left for another view
+  // (while that view's code loads, this one is still mounted and its timer would pull them back).
   const applyFilters = useEffectEvent((filters: RunsFilterFields) => {
+    if (JSON.stringify(filters) === JSON.stringify(location.filters)) return;
+    if (!window.location.hash.startsWith('#/runs')) return;
     void navigate(runsHref({ filters, compare: location.compare }), { replace: true });
   });
   useEffect(() => {
