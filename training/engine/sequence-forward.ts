@@ -19,6 +19,22 @@ export interface SequenceInputs {
   sin: Arr;
 }
 
+/**
+ * `y` unchanged (2y/2 is exact), but its cotangent in the backward pass is written to memory once:
+ * the transpose of the broadcast is a sum, which ends a kernel. Without it, jax-js fuses the
+ * elementwise chain that makes the cotangent (SwiGLU's or rotary's derivative) into the next
+ * matmul's reduction and recomputes it for every output column: 3-4x that matmul's time.
+ */
+function materializedCotangent(y: Arr): Arr {
+  return np
+    .broadcastTo(y.reshape([1, ...y.shape]), [2, ...y.shape])
+    .sum(0)
+    .mul(0.5);
+}
+
+/** The linears whose outputs feed an elementwise chain (rotary, SwiGLU) before the next matmul. */
+const chained: ReadonlySet<LinearName> = new Set<LinearName>(['wq', 'wk', 'w1', 'w3']);
+
 function adapted(
   x: Arr,
   layer: JaxLayer,
@@ -31,7 +47,8 @@ function adapted(
   const y = linearJ(x.ref, layer[name], bias);
   if (!pair) {
     x.dispose();
-    return y;
+    // An adapted output has several consumers in the backward pass, so it is written anyway.
+    return chained.has(name) ? materializedCotangent(y) : y;
   }
   return y.add(np.matmul(np.matmul(x, pair.a), pair.b).mul(scale));
 }
