@@ -351,6 +351,74 @@ describe('the run view', () => {
     await screenshot(page, 'debugger-imported-run');
   });
 
+  it('opens a large stored run drawing only the cards in view, edges from their handles', async () => {
+    const stored = await page.evaluate(
+      () =>
+        new Promise<{ runId: string }>((resolve, reject) => {
+          const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/api`);
+          socket.onopen = () => {
+            socket.send(
+              JSON.stringify({
+                kind: 'request',
+                id: 1,
+                command: 'runs.synthetic',
+                payload: { agents: 300, turns: 900 },
+              }),
+            );
+          };
+          socket.onmessage = (message) => {
+            const frame = JSON.parse(String(message.data)) as {
+              kind: string;
+              ok: boolean;
+              result: { runId: string };
+            };
+            if (frame.kind !== 'response') return;
+            socket.close();
+            if (frame.ok) resolve(frame.result);
+            else reject(new Error('runs.synthetic failed'));
+          };
+        }),
+    );
+    // Counted in the frame the root first shows: React Flow renders no card outside the view.
+    const drawn = await page.evaluate(async (runId) => {
+      window.location.hash = `#/run?run=${runId}`;
+      return new Promise<number>((resolve) => {
+        const check = () => {
+          const tree = document.querySelector('[data-testid="agent-tree"][data-agents="300"]');
+          if (tree?.querySelector('[data-testid="agent-node"][data-agent="0"]'))
+            resolve(tree.querySelectorAll('.react-flow__node').length);
+          else requestAnimationFrame(check);
+        };
+        check();
+      });
+    }, stored.runId);
+    expect(drawn).toBeGreaterThan(1);
+    expect(drawn).toBeLessThan(60);
+    // An edge out of the root starts at the middle of the root card's bottom edge (its handle).
+    const geometry = await page.evaluate(() => {
+      const root = document.querySelector<HTMLElement>('.react-flow__node[data-id="0"]');
+      const edge = [...document.querySelectorAll('.react-flow__edge')]
+        .find((element) => /^e0\.\d+$/.test(element.getAttribute('data-id') ?? ''))
+        ?.querySelector('path.react-flow__edge-path');
+      const start = /^M\s*([-\d.]+)[ ,]([-\d.]+)/.exec(edge?.getAttribute('d') ?? '');
+      const at = /translate\(([-\d.]+)px,\s*([-\d.]+)px\)/.exec(root?.style.transform ?? '');
+      return {
+        start: start ? [Number(start[1]), Number(start[2])] : null,
+        root: at ? [Number(at[1]), Number(at[2])] : null,
+        size: root ? [root.offsetWidth, root.offsetHeight] : null,
+      };
+    });
+    expect(geometry.start).not.toBeNull();
+    const [x = 0, y = 0] = geometry.root ?? [];
+    const [width = 0, height = 0] = geometry.size ?? [];
+    expect(geometry.start?.[0]).toBeCloseTo(x + width / 2, 0);
+    // React Flow starts it at the bottom of the 6 px handle centred on that edge.
+    expect(geometry.start?.[1]).toBeCloseTo(y + height + 3, 0);
+    await agentNode('0').click();
+    await page.locator('[data-testid="turn-inspector"][data-agent="0"]').waitFor();
+    await screenshot(page, 'debugger-large-run');
+  });
+
   it('raised no page errors', () => {
     expect(pageErrors).toEqual([]);
   });

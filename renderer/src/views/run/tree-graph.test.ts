@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../../app/api/index.ts';
 import { RunStore } from './run-store.ts';
-import { edgeLabel, TreeGraphBuilder } from './tree-graph.ts';
-import { layoutTree } from './tree-layout.ts';
+import { cardHandles, edgeLabel, TreeGraphBuilder } from './tree-graph.ts';
+import { layoutTree, nodeHeight, nodeWidth } from './tree-layout.ts';
 
 const spawn = (agentId: string, parentId: string | null, at = 0): RunEvent => ({
   kind: 'agent.spawned',
@@ -48,6 +48,29 @@ describe('TreeGraphBuilder', () => {
     expect(second.nodes[2]).not.toBe(first.nodes[2]);
     expect(second.nodes[2]?.data.summary.turns).toBe(1);
     expect(second.edges).toBe(first.edges);
+  });
+
+  it('gives every card its size and handles, so React Flow draws and culls it unmeasured', () => {
+    const store = storeWith([spawn('0', null), spawn('0.0', '0')]);
+    const points = layoutTree([...store.getSnapshot().view.agents.values()]);
+    const { nodes } = new TreeGraphBuilder().build(
+      store.getSnapshot(),
+      points,
+      undefined,
+      new Set(),
+      0,
+    );
+    for (const node of nodes) {
+      expect(node.measured).toEqual({ width: nodeWidth, height: nodeHeight });
+      expect(node.handles).toBe(cardHandles);
+    }
+    // Centred on the top edge (target) and the bottom edge (source), as React Flow's CSS puts them.
+    const centre = (type: string) => {
+      const handle = cardHandles.find((entry) => entry.type === type);
+      return handle && [handle.x + (handle.width ?? 0) / 2, handle.y + (handle.height ?? 0) / 2];
+    };
+    expect(centre('target')).toEqual([nodeWidth / 2, 0]);
+    expect(centre('source')).toEqual([nodeWidth / 2, nodeHeight]);
   });
 
   it('cuts long sub-questions for the edge label', () => {

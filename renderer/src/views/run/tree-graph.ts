@@ -1,7 +1,7 @@
 // Turns a run's snapshot into React Flow nodes and edges. Node objects are reused while an agent's
 // revision, position, selection and search mark stay the same, so React Flow re-renders only the
 // cards whose agent changed (a 512-agent run at 100 events/s touches a handful per frame).
-import type { Edge, Node } from '@xyflow/react';
+import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
 import { cut, type AgentNode, type RunView } from '../../../../app/api/index.ts';
 import { summarizeAgent, type AgentSummary } from './agent-summary.ts';
 import type { RunSnapshot } from './run-store.ts';
@@ -31,6 +31,32 @@ export const edgeLabelChars = 26;
 export function edgeLabel(prompt: string): string {
   return cut(prompt, edgeLabelChars);
 }
+
+/** React Flow's default handle box (6 px, border included), centred on the card's top and bottom edge. */
+const handleSize = 6;
+/**
+ * Every card's two handles, declared so React Flow need not render and measure a card before it can
+ * draw its edges or cull it: without them it renders all 512 cards of a large run on the first paint
+ * (a node with no handle bounds is always drawn), measures each and then drops all but those in view.
+ */
+export const cardHandles: NodeHandle[] = [
+  {
+    type: 'target',
+    position: Position.Top,
+    x: (nodeWidth - handleSize) / 2,
+    y: -handleSize / 2,
+    width: handleSize,
+    height: handleSize,
+  },
+  {
+    type: 'source',
+    position: Position.Bottom,
+    x: (nodeWidth - handleSize) / 2,
+    y: nodeHeight - handleSize / 2,
+    width: handleSize,
+    height: handleSize,
+  },
+];
 
 /** Where a card goes before the next layout: under its parent (or the origin). */
 function provisionalPoint(agent: AgentNode, points: ReadonlyMap<string, Point>): Point {
@@ -75,9 +101,11 @@ export class TreeGraphBuilder {
         id: agent.id,
         type: 'agent',
         position: point,
-        // Fixed sizes: React Flow need not measure 512 cards before it can fit or cull them.
+        // Fixed sizes and handles: React Flow need not measure 512 cards before it can fit or cull them.
         width: nodeWidth,
         height: nodeHeight,
+        measured: { width: nodeWidth, height: nodeHeight },
+        handles: cardHandles,
         selected,
         draggable: false,
         connectable: false,
