@@ -10,7 +10,7 @@ import { RunStore, schemaVersion, type EvalStore, type Workspace } from '../stor
 import { endpointHandlers } from './endpoints-handlers.ts';
 import { evalHandlers } from './evals-handlers.ts';
 import { paperHandlers } from './papers-handlers.ts';
-import { runHandlers } from './runs-handlers.ts';
+import { runHandlers, runTextAnswers } from './runs-handlers.ts';
 import { createHost, type Host } from './host.ts';
 import { trainingHandlers, type TrainingHandlers } from './training-handlers.ts';
 
@@ -61,56 +61,60 @@ export function createEngineHost(options: EngineOptions): Host {
   const version = appVersion();
   const { papers } = options;
   const search = new SetSearch(papers);
-  const host: Host = createHost({
-    ...paperHandlers(
-      papers,
-      search,
-      (event) => {
+  const runStore = options.runStore ?? new RunStore(workspace.db);
+  const host: Host = createHost(
+    {
+      ...paperHandlers(
+        papers,
+        search,
+        (event) => {
+          host.emit(event);
+        },
+        now,
+      ),
+      ...runHandlers(
+        options.runs,
+        runStore,
+        (event) => {
+          host.emit(event);
+        },
+        now,
+        options.evalStore,
+      ),
+      ...evalHandlers(options.evals, options.evalStore, (event) => {
         host.emit(event);
+      }),
+      ...endpointHandlers(
+        workspace,
+        (event) => {
+          host.emit(event);
+        },
+        now,
+        { vault: options.vault },
+      ),
+      ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),
+      'app.info': () => ({
+        name: 'RLM Studio',
+        version,
+        workspace: workspace.dir,
+        shell,
+        platform: process.platform,
+        capabilities: { nativeDialogs: dialogs !== undefined },
+        schemaVersion: schemaVersion(workspace.db),
+      }),
+      'app.ping': ({ message }) => ({ message, receivedAt: now() }),
+      'settings.get': () => workspace.settings.get(),
+      'settings.update': (patch) => {
+        const settings = workspace.settings.update(patch);
+        host.emit({ kind: 'settings.changed', at: now(), settings });
+        return settings;
       },
-      now,
-    ),
-    ...runHandlers(
-      options.runs,
-      options.runStore ?? new RunStore(workspace.db),
-      (event) => {
-        host.emit(event);
+      'dialog.openPaths': async (request) => {
+        if (!dialogs) throw new NativeDialogUnavailableError();
+        return dialogs.openPaths(request);
       },
-      now,
-      options.evalStore,
-    ),
-    ...evalHandlers(options.evals, options.evalStore, (event) => {
-      host.emit(event);
-    }),
-    ...endpointHandlers(
-      workspace,
-      (event) => {
-        host.emit(event);
-      },
-      now,
-      { vault: options.vault },
-    ),
-    ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),
-    'app.info': () => ({
-      name: 'RLM Studio',
-      version,
-      workspace: workspace.dir,
-      shell,
-      platform: process.platform,
-      capabilities: { nativeDialogs: dialogs !== undefined },
-      schemaVersion: schemaVersion(workspace.db),
-    }),
-    'app.ping': ({ message }) => ({ message, receivedAt: now() }),
-    'settings.get': () => workspace.settings.get(),
-    'settings.update': (patch) => {
-      const settings = workspace.settings.update(patch);
-      host.emit({ kind: 'settings.changed', at: now(), settings });
-      return settings;
     },
-    'dialog.openPaths': async (request) => {
-      if (!dialogs) throw new NativeDialogUnavailableError();
-      return dialogs.openPaths(request);
-    },
-  });
+    runTextAnswers(runStore),
+  );
   return host;
 }

@@ -1,5 +1,5 @@
 // app/host: binds app/api commands to the engine's services; transports carry frames to it.
-export { createHost, type Host, type CommandHandlers } from './host.ts';
+export { createHost, type Host, type CommandHandlers, type TextAnswers } from './host.ts';
 export {
   createEngineHost,
   appVersion,

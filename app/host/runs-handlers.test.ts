@@ -126,6 +126,33 @@ describe('runs commands', () => {
     );
   });
 
+  it('answers runs.events as text with the same JSON as the handler, and names a missing run', async () => {
+    const stored = await call<{ runId: string }>('runs.synthetic', { agents: 12, turns: 30 });
+    const request = {
+      kind: 'request',
+      id: 99,
+      command: 'runs.events',
+      payload: { runId: stored.runId },
+    };
+    const asText = JSON.parse(await engine.host.handleText(request)) as unknown;
+    const asObject = await engine.host.handle(request);
+    expect(asObject.ok).toBe(true);
+    expect(asText).toEqual(asObject);
+    // Text and object answers agree for commands without a text answer, and for errors too.
+    const list = { kind: 'request', id: 5, command: 'runs.list', payload: {} };
+    expect(JSON.parse(await engine.host.handleText(list))).toEqual(await engine.host.handle(list));
+    const missing = { ...request, payload: { runId: 'nope' } };
+    expect(JSON.parse(await engine.host.handleText(missing))).toMatchObject({
+      id: 99,
+      ok: false,
+      error: { name: 'RunNotFoundError' },
+    });
+    const invalid = { ...request, payload: { runId: 3 } };
+    expect(JSON.parse(await engine.host.handleText(invalid))).toEqual(
+      await engine.host.handle(invalid),
+    );
+  });
+
   it("gives a run's newest eval result (gold spans, scores), or null", async () => {
     const { runs } = await call<{ runs: { runId: string }[] }>('runs.import', {
       text: readFileSync(realLog, 'utf8'),

@@ -10,6 +10,7 @@ import {
   streamSyntheticRun,
 } from '../runs-io/index.ts';
 import type { EvalStore, RunStore } from '../store/index.ts';
+import type { TextAnswers } from './host.ts';
 
 type RunCommand =
   | 'runs.start'
@@ -32,6 +33,19 @@ export class RunStillRunningError extends Error {
   constructor(runId: string) {
     super(`Run '${runId}' is still running; cancel it first, then delete it`);
   }
+}
+
+/**
+ * runs.events as text: the stored log goes out as stored (4-5 MB for a 512-agent run), without a
+ * parse of every row and a stringify of the whole answer; the same JSON as the handler's answer.
+ */
+export function runTextAnswers(store: RunStore): TextAnswers {
+  return {
+    'runs.events': ({ runId }) => {
+      const run = JSON.stringify(store.get(runId));
+      return `{"run":${run},"events":${store.eventsJson(runId)}}`;
+    },
+  };
 }
 
 export function runHandlers(

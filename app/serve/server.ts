@@ -117,8 +117,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   function attachSocket(ws: WebSocket): void {
     sockets.add(ws);
+    const sendText = (text: string) => {
+      if (ws.readyState === ws.OPEN) ws.send(text);
+    };
     const send = (frame: HostFrame) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+      sendText(JSON.stringify(frame));
     };
     const unsubscribe = options.host.onEvent((event) => {
       send({ kind: 'event', event });
@@ -130,7 +133,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       } catch {
         frame = undefined;
       }
-      void options.host.handle(frame).then(send);
+      // As text: a stored run's log goes out as stored (Host.handleText).
+      void options.host.handleText(frame).then(sendText);
     });
     ws.on('close', () => {
       unsubscribe();

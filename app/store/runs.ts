@@ -292,6 +292,16 @@ export class RunStore {
     return rows.map((row) => JSON.parse(row.data) as RunEvent);
   }
 
+  /** The same log as `events`, as the JSON text of the array: the stored rows joined, not re-parsed. */
+  eventsJson(id: string): string {
+    this.#queue.flush();
+    const rows = this.#db
+      .prepare('SELECT data FROM run_events WHERE run_id = ? ORDER BY seq')
+      .all(id) as { data: string }[];
+    if (rows.length === 0) this.get(id);
+    return `[${rows.map((row) => row.data).join(',')}]`;
+  }
+
   remove(id: string): boolean {
     this.#queue.flush();
     return this.#db.prepare('DELETE FROM runs WHERE id = ?').run(id).changes > 0;
