@@ -13,8 +13,18 @@ import {
 import type { RawPage, RawPdf } from './pdf-reader.ts';
 import type { WorkerReply, WorkerRequest } from './worker-messages.ts';
 
-/** Pages per job: small enough to balance the cores, big enough that a job is not all overhead. */
-export const pagesPerJob = 8;
+/**
+ * Pages per job: most papers are one job, read by one worker, since every worker that touches a
+ * paper parses it and its fonts again (measured on the 20 shared papers: ranges of 8 pages cost
+ * about 12% more CPU than whole papers); a long paper still spreads over the cores.
+ */
+export const pagesPerJob = 24;
+
+/**
+ * pdf.js allocates many short-lived objects per glyph: a young generation larger than V8's
+ * default collects less often (about 8% less CPU on the shared papers).
+ */
+const workerResourceLimits = { maxYoungGenerationSizeMb: 32 };
 
 type PagesReply = Extract<WorkerReply, { kind: 'pages' }>;
 
@@ -126,7 +136,7 @@ export class ExtractionPool {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(workerUrl());
+    const worker = new Worker(workerUrl(), { resourceLimits: workerResourceLimits });
     const slot: Slot = { worker, job: null, docs: new Set() };
     worker.on('message', (reply: WorkerReply) => {
       const job = slot.job;
