@@ -32,12 +32,72 @@ const get = (i: number) => [0x20, i];
 const set = (i: number) => [0x21, i];
 const i32c = (v: number) => [0x41, ...leb(v)];
 const add = [0x6a];
+const mul = [0x6c];
+const shl = [0x74];
 const geU = [0x4f];
+const ltU = [0x49];
+const gtU = [0x4b];
+const f32Add = [0x92];
+const f32Store = [0x38, 2, 0]; // align 4, offset 0
 const simd = (op: number, ...rest: number[]) => [0xfd, ...leb(op), ...rest];
 const v128Load = (offset: number) => simd(0x00, 4, ...leb(offset)); // align 2^4
 const f32x4Add = simd(0xe4);
 const f32x4Mul = simd(0xe6);
 const lane = (i: number) => simd(0x1f, i);
+const zeroV128 = simd(0x0c, ...new Array<number>(16).fill(0));
+
+// Pieces both kernels are made of.
+/** local += by (i32) */
+const increment = (local: number, by: number) => [
+  ...get(local),
+  ...i32c(by),
+  ...add,
+  ...set(local),
+];
+/** acc += load(w + offset) * load(x + offset), with `w` and `x` as instructions that push addresses */
+const mulAdd = (acc: number, w: number[], x: number[], offset: number) => [
+  ...get(acc),
+  ...w,
+  ...v128Load(offset),
+  ...x,
+  ...v128Load(offset),
+  ...f32x4Mul,
+  ...f32x4Add,
+  ...set(acc),
+];
+/** Pushes the sum of the four lanes of a v128 local as one f32. */
+const laneSum = (v: number) => [
+  ...get(v),
+  ...lane(0),
+  ...get(v),
+  ...lane(1),
+  ...f32Add,
+  ...get(v),
+  ...lane(2),
+  ...get(v),
+  ...lane(3),
+  ...f32Add,
+  ...f32Add,
+];
+/** block { loop { exit when `done` pushes true; body; repeat } } */
+const loopUntil = (done: number[], body: number[]) => [
+  0x02,
+  0x40,
+  0x03,
+  0x40,
+  ...done,
+  0x0d,
+  1, // br_if out of the block
+  ...body,
+  0x0c,
+  0, // br to the loop
+  0x0b,
+  0x0b,
+];
+const functionBody = (i32Locals: number, v128Locals: number, code: number[]) => {
+  const body = [2, ...leb(i32Locals), I32, ...leb(v128Locals), V128, ...code, 0x0b];
+  return [...leb(body.length), ...body];
+};
 
 /** matvec(out, x, w, rows, cols): byte addresses; cols % 4 === 0. */
 function matvecBody(): number[] {
@@ -53,128 +113,57 @@ function matvecBody(): number[] {
     XP = 8,
     A0 = 9,
     A1 = 10;
-  const zero = simd(0x0c, ...new Array<number>(16).fill(0));
-  const code = [
-    ...get(W),
-    ...set(WP),
-    ...i32c(0),
-    ...set(R),
-    0x02,
-    0x40, // block (rows done)
-    0x03,
-    0x40, // loop (rows)
-    ...get(R),
-    ...get(ROWS),
-    ...geU,
-    0x0d,
-    1, // br_if rows-done
-    ...zero,
+  const row = [
+    ...zeroV128,
     ...set(A0),
-    ...zero,
+    ...zeroV128,
     ...set(A1),
     ...i32c(0),
     ...set(C),
     ...get(X),
     ...set(XP),
-    0x02,
-    0x40, // block (cols done)
-    0x03,
-    0x40, // loop (cols)
-    ...get(C),
-    ...i32c(8),
-    ...add,
-    ...get(COLS),
-    0x4b /* gt_u */,
-    0x0d,
-    1,
-    ...get(A0),
-    ...get(WP),
-    ...v128Load(0),
-    ...get(XP),
-    ...v128Load(0),
-    ...f32x4Mul,
-    ...f32x4Add,
-    ...set(A0),
-    ...get(A1),
-    ...get(WP),
-    ...v128Load(16),
-    ...get(XP),
-    ...v128Load(16),
-    ...f32x4Mul,
-    ...f32x4Add,
-    ...set(A1),
-    ...get(WP),
-    ...i32c(32),
-    ...add,
-    ...set(WP),
-    ...get(XP),
-    ...i32c(32),
-    ...add,
-    ...set(XP),
-    ...get(C),
-    ...i32c(8),
-    ...add,
-    ...set(C),
-    0x0c,
-    0, // br cols
-    0x0b,
-    0x0b, // end loop, end block
+    // Eight columns a step while c + 8 <= cols.
+    ...loopUntil(
+      [...get(C), ...i32c(8), ...add, ...get(COLS), ...gtU],
+      [
+        ...mulAdd(A0, get(WP), get(XP), 0),
+        ...mulAdd(A1, get(WP), get(XP), 16),
+        ...increment(WP, 32),
+        ...increment(XP, 32),
+        ...increment(C, 8),
+      ],
+    ),
     // Four columns left when cols % 8 === 4.
     ...get(C),
     ...get(COLS),
-    0x49 /* lt_u */,
+    ...ltU,
     0x04,
-    0x40,
-    ...get(A0),
-    ...get(WP),
-    ...v128Load(0),
-    ...get(XP),
-    ...v128Load(0),
-    ...f32x4Mul,
-    ...f32x4Add,
-    ...set(A0),
-    ...get(WP),
-    ...i32c(16),
-    ...add,
-    ...set(WP),
+    0x40, // if
+    ...mulAdd(A0, get(WP), get(XP), 0),
+    ...increment(WP, 16),
     0x0b,
     // out[r] = sum of the lanes of acc0 + acc1
     ...get(OUT),
     ...get(R),
     ...i32c(2),
-    0x74 /* shl */,
+    ...shl,
     ...add,
     ...get(A0),
     ...get(A1),
     ...f32x4Add,
     ...set(A0),
-    ...get(A0),
-    ...lane(0),
-    ...get(A0),
-    ...lane(1),
-    0x92,
-    ...get(A0),
-    ...lane(2),
-    ...get(A0),
-    ...lane(3),
-    0x92,
-    0x92,
-    0x38,
-    2,
-    0, // f32.store align 4
-    ...get(R),
-    ...i32c(1),
-    ...add,
-    ...set(R),
-    0x0c,
-    0, // br rows
-    0x0b,
-    0x0b, // end loop, end block
-    0x0b, // end function
+    ...laneSum(A0),
+    ...f32Store,
+    ...increment(R, 1),
   ];
-  const decl = [2, ...leb(4), I32, ...leb(2), V128];
-  const body = [...decl, ...code];
-  return [...leb(body.length), ...body];
+  const code = [
+    ...get(W),
+    ...set(WP),
+    ...i32c(0),
+    ...set(R),
+    ...loopUntil([...get(R), ...get(ROWS), ...geU], row),
+  ];
+  return functionBody(4, 2, code);
 }
 
 /**
@@ -195,117 +184,67 @@ function matvec4Body(): number[] {
     XP = 8,
     S = 9,
     WV = 10;
-  const ACC = [11, 12, 13, 14];
-  const zero = simd(0x0c, ...new Array<number>(16).fill(0));
+  const ACC = [11, 12, 13, 14] as const;
+  const batch = [0, 1, 2, 3] as const;
+  // x_b = xp + b * stride; the weight vector is already in WV (pushed as an address-free value).
   const xAt = (b: number): number[] =>
-    b === 0 ? get(XP) : [...get(XP), ...get(S), ...i32c(b), 0x6c /* mul */, ...add];
-  const accumulate = (b: number): number[] => [
-    ...get(ACC[b] ?? 0),
+    b === 0 ? get(XP) : [...get(XP), ...get(S), ...i32c(b), ...mul, ...add];
+  const accumulate = (b: (typeof batch)[number]): number[] => [
+    ...get(ACC[b]),
     ...get(WV),
     ...xAt(b),
     ...v128Load(0),
     ...f32x4Mul,
     ...f32x4Add,
-    ...set(ACC[b] ?? 0),
+    ...set(ACC[b]),
   ];
-  const store = (b: number): number[] => [
-    // address: out + (b * rows + r) * 4
+  // out + (b * rows + r) * 4 = the lanes of acc_b summed
+  const store = (b: (typeof batch)[number]): number[] => [
     ...get(OUT),
     ...get(ROWS),
     ...i32c(b),
-    0x6c,
+    ...mul,
     ...get(R),
     ...add,
     ...i32c(2),
-    0x74,
+    ...shl,
     ...add,
-    ...get(ACC[b] ?? 0),
-    ...lane(0),
-    ...get(ACC[b] ?? 0),
-    ...lane(1),
-    0x92,
-    ...get(ACC[b] ?? 0),
-    ...lane(2),
-    ...get(ACC[b] ?? 0),
-    ...lane(3),
-    0x92,
-    0x92,
-    0x38,
-    2,
-    0,
+    ...laneSum(ACC[b]),
+    ...f32Store,
+  ];
+  const row = [
+    ...ACC.flatMap((a) => [...zeroV128, ...set(a)]),
+    ...i32c(0),
+    ...set(C),
+    ...get(X),
+    ...set(XP),
+    ...loopUntil(
+      [...get(C), ...get(COLS), ...geU],
+      [
+        ...get(WP),
+        ...v128Load(0),
+        ...set(WV),
+        ...batch.flatMap(accumulate),
+        ...increment(WP, 16),
+        ...increment(XP, 16),
+        ...increment(C, 4),
+      ],
+    ),
+    ...batch.flatMap(store),
+    ...increment(R, 1),
   ];
   const code = [
     ...get(COLS),
     ...i32c(2),
-    0x74,
+    ...shl,
     ...set(S),
     ...get(W),
     ...set(WP),
     ...i32c(0),
     ...set(R),
-    0x02,
-    0x40,
-    0x03,
-    0x40,
-    ...get(R),
-    ...get(ROWS),
-    ...geU,
-    0x0d,
-    1,
-    ...ACC.flatMap((a) => [...zero, ...set(a)]),
-    ...i32c(0),
-    ...set(C),
-    ...get(X),
-    ...set(XP),
-    0x02,
-    0x40,
-    0x03,
-    0x40,
-    ...get(C),
-    ...get(COLS),
-    ...geU,
-    0x0d,
-    1,
-    ...get(WP),
-    ...v128Load(0),
-    ...set(WV),
-    ...accumulate(0),
-    ...accumulate(1),
-    ...accumulate(2),
-    ...accumulate(3),
-    ...get(WP),
-    ...i32c(16),
-    ...add,
-    ...set(WP),
-    ...get(XP),
-    ...i32c(16),
-    ...add,
-    ...set(XP),
-    ...get(C),
-    ...i32c(4),
-    ...add,
-    ...set(C),
-    0x0c,
-    0,
-    0x0b,
-    0x0b,
-    ...store(0),
-    ...store(1),
-    ...store(2),
-    ...store(3),
-    ...get(R),
-    ...i32c(1),
-    ...add,
-    ...set(R),
-    0x0c,
-    0,
-    0x0b,
-    0x0b,
-    0x0b,
+    ...loopUntil([...get(R), ...get(ROWS), ...geU], row),
   ];
-  const decl = [2, ...leb(5), I32, ...leb(5), V128];
-  const body = [...decl, ...code];
-  return [...leb(body.length), ...body];
+  return functionBody(5, 5, code);
 }
 
 function moduleBytes(): Uint8Array {
