@@ -67,6 +67,7 @@ export class SseClient {
     }
     response.setEncoding('utf8');
     let buffer = '';
+    let finished = false;
     try {
       for await (const chunk of abortable(response, post.signal)) {
         buffer += chunk;
@@ -76,14 +77,18 @@ export class SseClient {
           buffer = buffer.slice(end).replace(/^(\r?\n){2}/, '');
           const data = dataOf(event);
           if (data === undefined) continue;
-          if (data === '[DONE]') return;
+          if (data === '[DONE]') {
+            finished = true;
+            return;
+          }
           const parsed = parseBody(data);
           if (isErrorEvent(parsed)) throw new SseStatusError(undefined, undefined, parsed);
           yield parsed;
         }
       }
+      finished = true;
     } finally {
-      response.destroy();
+      release(response, finished);
     }
     const data = dataOf(buffer);
     if (data !== undefined && data !== '[DONE]') yield parseBody(data);
@@ -120,12 +125,39 @@ export class SseClient {
   }
 }
 
-/** Iterates a response, ending with SseAbortError as soon as the signal fires. */
+/** How long a stream that said [DONE] may take to end its body before its socket is closed. */
+const DRAIN_MS = 1_000;
+
+/**
+ * Gives the socket back to the keep-alive pool when the stream ended cleanly: what is left of the
+ * body (often just the chunked terminator, in a later packet than [DONE]) is drained; a server
+ * that does not end it soon loses the connection. Anything else (error, abort, a consumer that
+ * stopped early) closes it. Destroying every response instead made each call open a connection:
+ * with 384 calls in flight, connects and closes were the client's largest cost.
+ */
+function release(response: IncomingMessage, finished: boolean): void {
+  if (!finished) {
+    response.destroy();
+    return;
+  }
+  response.resume();
+  if (response.complete) return;
+  const timer = setTimeout(() => response.destroy(), DRAIN_MS);
+  timer.unref();
+  response.once('close', () => {
+    clearTimeout(timer);
+  });
+}
+
+/**
+ * Iterates a response, ending with SseAbortError as soon as the signal fires. Stopping early
+ * leaves the response open (`destroyOnReturn: false`): `release` decides its socket's fate.
+ */
 async function* abortable(response: IncomingMessage, signal: AbortSignal): AsyncGenerator<string> {
   const onAbort = () => response.destroy(new SseAbortError());
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const chunk of response) yield chunk as string;
+    for await (const chunk of response.iterator({ destroyOnReturn: false })) yield chunk as string;
   } catch (error) {
     if (signal.aborted) throw new SseAbortError();
     throw error;

@@ -1,0 +1,72 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SseClient } from './sse-http.ts';
+
+// A server that streams two events and [DONE] (in separate writes, as real servers do), and
+// records the client port of every request: one port means one reused connection.
+let server: Server | null = null;
+const ports: number[] = [];
+
+async function start(): Promise<string> {
+  ports.length = 0;
+  server = createServer((request, response) => {
+    ports.push(request.socket.remotePort ?? -1);
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: {"n":1}\n\n');
+      response.write('data: {"n":2}\n\n');
+      response.end('data: [DONE]\n\n');
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${String((server.address() as AddressInfo).port)}/v1/chat`;
+}
+
+afterEach(async () => {
+  const current = server;
+  server = null;
+  if (!current) return;
+  current.closeAllConnections();
+  await new Promise((resolve) => current.close(resolve));
+});
+
+const post = (url: string) => ({
+  url,
+  headers: { 'content-type': 'application/json' },
+  body: '{}',
+  signal: new AbortController().signal,
+});
+
+describe('SseClient', () => {
+  it('yields every event and reuses one keep-alive connection for calls in a row', async () => {
+    const url = await start();
+    const client = new SseClient();
+    for (let call = 0; call < 4; call++) {
+      const events: unknown[] = [];
+      for await (const event of client.stream(post(url))) events.push(event);
+      expect(events).toEqual([{ n: 1 }, { n: 2 }]);
+      await sleep(20); // the socket goes back to the pool once the body's end is read
+    }
+    expect(ports).toHaveLength(4);
+    expect(new Set(ports).size).toBe(1);
+  });
+
+  it('closes the connection of a stream its consumer left before [DONE]', async () => {
+    const url = await start();
+    const client = new SseClient();
+    for await (const event of client.stream(post(url))) {
+      expect(event).toEqual({ n: 1 });
+      break;
+    }
+    await sleep(20);
+    const events: unknown[] = [];
+    for await (const event of client.stream(post(url))) events.push(event);
+    expect(events).toHaveLength(2);
+    expect(ports).toHaveLength(2);
+    expect(ports[1]).not.toBe(ports[0]);
+  });
+});
