@@ -7,6 +7,7 @@ import { endpointCommands } from './settings-endpoints.ts';
 import { evalCommands } from './evals.ts';
 import { trainCommands } from './training.ts';
 import { runEvaluationCommands } from './run-evaluation.ts';
+import { clusterCommands } from './cluster.ts';
 
 // Re-exported here because app/api/index.ts re-exports this file: the renderer reaches the
 // endpoint schemas and defaults only through index.ts.
@@ -84,6 +85,7 @@ export const commands = {
   ...evalCommands,
   ...trainCommands,
   ...runEvaluationCommands,
+  ...clusterCommands,
 } as const satisfies Record<string, CommandSpec>;
 
 export interface CommandSpec {

@@ -7,6 +7,7 @@ import { runEvents } from './runs.ts';
 import { endpointEvents } from './settings-endpoints.ts';
 import { evalEvents } from './evals.ts';
 import { trainEvents } from './training.ts';
+import { clusterEvents } from './cluster.ts';
 
 const at = z.number().describe('milliseconds since the epoch, engine clock');
 
@@ -26,6 +27,7 @@ export const ApiEvent = z.discriminatedUnion('kind', [
   ...endpointEvents,
   ...evalEvents,
   ...trainEvents,
+  ...clusterEvents,
 ]);
 export type ApiEvent = z.infer<typeof ApiEvent>;
 export type ApiEventKind = ApiEvent['kind'];

@@ -8,6 +8,7 @@ export * from './run-tree.ts';
 export * from './settings-endpoints.ts';
 export * from './evals.ts';
 export * from './training.ts';
+export * from './cluster.ts';
 export * from './protocol.ts';
 export * from './errors.ts';
 export { parsePayload } from './validate.ts';

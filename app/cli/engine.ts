@@ -12,7 +12,12 @@ export interface CliEngine extends Engine {
 
 export function openEngine(options: GlobalOptions): Promise<CliEngine> {
   const workspace = openWorkspace(workspaceOption(options));
-  const engine = composeEngine({ workspace, shell: 'serve', providers: cliExtensions().providers });
+  const engine = composeEngine({
+    workspace,
+    shell: 'serve',
+    providers: cliExtensions().providers,
+    cluster: cliExtensions().cluster,
+  });
   return Promise.resolve({
     ...engine,
     workspace,

@@ -35,6 +35,7 @@ export function serveCommand(): Command {
           workspace,
           shell: 'serve',
           providers: cliExtensions().providers,
+          cluster: cliExtensions().cluster,
         });
         // A new workspace gets the sample set and demo run in the background (once).
         if (options.sample)

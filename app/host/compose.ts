@@ -15,6 +15,7 @@ import { ReplSandbox } from '../repl/index.ts';
 import { RunService, type SandboxFactory } from '../rlm/index.ts';
 import { EvalService } from '../evidence/index.ts';
 import { EvalStore, replayLookup, RunStore, type Workspace } from '../store/index.ts';
+import type { ClusterBackend } from './cluster-handlers.ts';
 import { findSavedEndpoint } from './endpoints-handlers.ts';
 import { trainingHandlers, type TrainerLauncher } from './training-handlers.ts';
 import { createEngineHost, type DialogService } from './engine.ts';
@@ -33,6 +34,8 @@ export interface ComposeOptions {
   vault?: ApiKeyVault | undefined;
   /** Starts the local trainer process on a job folder (training/, through the launcher). */
   trainer?: TrainerLauncher | undefined;
+  /** SkyRL export and Ray jobs from training/cluster (the CLI's extensions carry it). */
+  cluster?: ClusterBackend | undefined;
   now?: () => number;
 }
 
@@ -93,6 +96,7 @@ export function composeEngine(options: ComposeOptions): Engine {
     papers,
     runs,
     runStore,
+    cluster: options.cluster,
     ...(options.now ? { now: options.now } : {}),
   });
   target.host = host;

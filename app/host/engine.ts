@@ -2,11 +2,12 @@
 // command, Electron's main process) call this with what their shell can offer.
 import { readFileSync } from 'node:fs';
 import { type AppInfo, type CommandArgs, type CommandResponse } from '../api/index.ts';
-import type { ApiKeyVault } from '../models/index.ts';
+import { FileApiKeyVault, type ApiKeyVault } from '../models/index.ts';
 import { SetSearch, type PaperLibrary } from '../papers/index.ts';
 import type { EvalService } from '../evidence/index.ts';
 import type { RunService } from '../rlm/index.ts';
 import { RunStore, schemaVersion, type EvalStore, type Workspace } from '../store/index.ts';
+import { clusterHandlers, type ClusterBackend } from './cluster-handlers.ts';
 import { endpointHandlers } from './endpoints-handlers.ts';
 import { evalHandlers } from './evals-handlers.ts';
 import { paperHandlers } from './papers-handlers.ts';
@@ -43,6 +44,8 @@ export interface EngineOptions {
   vault?: ApiKeyVault | undefined;
   /** The training jobs' handlers (compose.ts builds them with the trainer launcher). */
   training?: TrainingHandlers | undefined;
+  /** SkyRL export and Ray jobs (training/cluster, given by the composition root). */
+  cluster?: ClusterBackend | undefined;
   now?: () => number;
 }
 
@@ -93,6 +96,16 @@ export function createEngineHost(options: EngineOptions): Host {
         { vault: options.vault },
       ),
       ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),
+      ...clusterHandlers({
+        workspace,
+        vault: options.vault ?? new FileApiKeyVault(workspace.dir),
+        papers,
+        backend: options.cluster,
+        emit: (event) => {
+          host.emit(event);
+        },
+        now,
+      }),
       'app.info': () => ({
         name: 'RLM Studio',
         version,

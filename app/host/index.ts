@@ -14,3 +14,12 @@ export {
   sampleSetName,
   type SampleInstall,
 } from './sample-workspace.ts';
+export {
+  clusterHandlers,
+  savedClusterConnection,
+  ClusterAddressMissingError,
+  ClusterUnavailableError,
+  type ClusterBackend,
+  type ClusterConnection,
+  type RayJobsPort,
+} from './cluster-handlers.ts';

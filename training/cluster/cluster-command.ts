@@ -1,10 +1,14 @@
 // `rlm-studio cluster`: export a training job in SkyRL's formats, then submit and follow it on a Ray
-// cluster through the Ray Jobs REST API. The address and token come from flags or RAY_ADDRESS and
-// RAY_JOB_TOKEN.
+// cluster through the Ray Jobs REST API. The address and token come from flags, RAY_ADDRESS and
+// RAY_JOB_TOKEN, or else what Settings > Cluster saved in the workspace.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { TrainConfig } from '../../app/api/index.ts';
+import { workspaceOption, type GlobalOptions } from '../../app/cli/index.ts';
+import { savedClusterConnection } from '../../app/host/index.ts';
+import { FileApiKeyVault } from '../../app/models/index.ts';
 import { loadDataset, paperLookup, toSkyrlRow } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
 import { openWorkspace } from '../../app/store/index.ts';
@@ -22,15 +26,27 @@ interface ClusterOptions {
   token?: string;
 }
 
-function client(options: ClusterOptions): RayJobsClient {
-  const address = options.address ?? process.env.RAY_ADDRESS;
+/** Flags first, then RAY_ADDRESS / RAY_JOB_TOKEN, then what Settings > Cluster saved. */
+async function client(options: ClusterOptions, command: Command): Promise<RayJobsClient> {
+  let address = options.address ?? process.env.RAY_ADDRESS;
+  let token = options.token ?? process.env.RAY_JOB_TOKEN;
+  const dir = workspaceOption(command.optsWithGlobals<GlobalOptions>());
+  if ((!address || !token) && existsSync(dir)) {
+    const workspace = openWorkspace(dir);
+    try {
+      const saved = await savedClusterConnection(workspace.db, new FileApiKeyVault(dir));
+      address ??= saved.address ?? undefined;
+      token ??= saved.token;
+    } finally {
+      workspace.close();
+    }
+  }
   if (!address) {
     throw new RayJobsError(
-      'no Ray cluster address: pass --address http://head-node:8265 or set RAY_ADDRESS',
+      'no Ray cluster address: pass --address http://head-node:8265, set RAY_ADDRESS, or save one in Settings > Cluster',
       null,
     );
   }
-  const token = options.token ?? process.env.RAY_JOB_TOKEN;
   return new RayJobsClient({ address, ...(token ? { token } : {}) });
 }
 
@@ -128,35 +144,37 @@ export function clusterCommand(): Command {
     withCluster(new Command('submit'))
       .description("submit an exported job's entrypoint to the Ray cluster")
       .requiredOption('--dir <dir>', 'the folder `cluster export` wrote')
-      .action(async (options: ClusterOptions & { dir: string }) => {
+      .action(async (options: ClusterOptions & { dir: string }, command: Command) => {
         const job = JSON.parse(await readFile(join(options.dir, 'ray-job.json'), 'utf8')) as {
           entrypoint: string;
           metadata: Record<string, string>;
         };
-        const { submissionId } = await client(options).submit(job);
+        const { submissionId } = await (await client(options, command)).submit(job);
         console.log(submissionId);
       }),
   );
   cluster.addCommand(
     withCluster(new Command('status'))
       .argument('<id>', 'the submission id')
-      .action(async (id: string, options: ClusterOptions) => {
-        const details = await client(options).status(id);
+      .action(async (id: string, options: ClusterOptions, command: Command) => {
+        const details = await (await client(options, command)).status(id);
         console.log(`${details.status}${details.message ? `: ${details.message}` : ''}`);
       }),
   );
   cluster.addCommand(
     withCluster(new Command('logs'))
       .argument('<id>', 'the submission id')
-      .action(async (id: string, options: ClusterOptions) => {
-        process.stdout.write(await client(options).logs(id));
+      .action(async (id: string, options: ClusterOptions, command: Command) => {
+        process.stdout.write(await (await client(options, command)).logs(id));
       }),
   );
   cluster.addCommand(
     withCluster(new Command('stop'))
       .argument('<id>', 'the submission id')
-      .action(async (id: string, options: ClusterOptions) => {
-        console.log((await client(options).stop(id)) ? 'stopping' : 'it was not running');
+      .action(async (id: string, options: ClusterOptions, command: Command) => {
+        console.log(
+          (await (await client(options, command)).stop(id)) ? 'stopping' : 'it was not running',
+        );
       }),
   );
   return cluster;

@@ -1,0 +1,222 @@
+// The engine's cluster commands (app/host/cluster-handlers.ts) wired as `rlm-studio serve` wires
+// them, with this folder's backend, against the stand-in Ray job server. It sits here, not in
+// app/host, because app/ may not import training/ (not even in tests).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  TrainConfig,
+  type ApiEvent,
+  type CommandName,
+  type CommandRequest,
+  type CommandResponse,
+} from '../../app/api/index.ts';
+import { evidencePaper, toSkyrlRow } from '../../app/evidence/index.ts';
+import { composeEngine, savedClusterConnection, type Engine } from '../../app/host/index.ts';
+import { FileApiKeyVault, VAULT_KEYS_FILE } from '../../app/models/index.ts';
+import { openWorkspace, type Workspace } from '../../app/store/index.ts';
+import { rayClusterBackend } from './backend.ts';
+import { startRayStandIn, type RayStandIn } from './ray-stand-in.ts';
+
+let dir: string;
+let workspace: Workspace;
+let engine: Engine;
+let server: RayStandIn;
+let events: ApiEvent[];
+let datasetPath: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rlm-cluster-host-'));
+  workspace = openWorkspace(dir);
+  engine = composeEngine({
+    workspace,
+    shell: 'serve',
+    cluster: rayClusterBackend({ timeoutMs: 2000 }),
+  });
+  events = [];
+  engine.host.onEvent((event) => events.push(event));
+  server = await startRayStandIn({ token: 'tok-123' });
+  const paper = evidencePaper('p1', 'A Paper', 'An abstract.', 'The body says the answer is 42.');
+  datasetPath = join(dir, 'questions.jsonl');
+  const rows = Array.from({ length: 6 }, (_, i) =>
+    toSkyrlRow(
+      {
+        id: `q${i}`,
+        question: `What is answer ${i}?`,
+        set: 's',
+        paperIds: null,
+        gold: [{ paperId: 'p1', text: 'the answer is 42' }],
+        metadata: {},
+      },
+      [paper],
+    ),
+  );
+  writeFileSync(datasetPath, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+});
+afterEach(async () => {
+  await server.close();
+  await engine.dispose();
+  workspace.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+let nextId = 1;
+async function call<C extends CommandName>(
+  command: C,
+  payload: CommandRequest<C>,
+): Promise<CommandResponse<C>> {
+  const frame = await engine.host.handle({ kind: 'request', id: nextId++, command, payload });
+  if (!frame.ok) throw Object.assign(new Error(frame.error.message), { name: frame.error.name });
+  return frame.result as CommandResponse<C>;
+}
+
+const config = () =>
+  TrainConfig.parse({
+    baseModel: 'toy:bigram',
+    lora: { rank: 16 },
+    dataset: { path: datasetPath, format: 'skyrl' },
+  });
+const target = { remoteDir: '/shared/rlm/job', remoteModel: 'Qwen/Qwen3-4B', gpusPerNode: 2 };
+
+describe('cluster commands', () => {
+  it('keeps the address as a setting and the token in the vault, never answering with it', async () => {
+    expect(await call('cluster.settings', {})).toEqual({ address: null, hasToken: false });
+    const saved = await call('cluster.saveSettings', {
+      address: server.address,
+      token: 'tok-123',
+    });
+    expect(saved).toEqual({ address: server.address, hasToken: true });
+    expect(JSON.stringify(events)).not.toContain('tok-123');
+    expect(events.map((e) => e.kind)).toEqual(['cluster.settingsChanged']);
+    // Encrypted at rest; the CLI reads the same pair back.
+    expect(readFileSync(join(dir, VAULT_KEYS_FILE), 'utf8')).not.toContain('tok-123');
+    expect(await savedClusterConnection(workspace.db, new FileApiKeyVault(dir))).toEqual({
+      address: server.address,
+      token: 'tok-123',
+    });
+    // Changing the address keeps the token; forgetting the token keeps the address.
+    expect(await call('cluster.saveSettings', { address: 'http://head:8265' })).toEqual({
+      address: 'http://head:8265',
+      hasToken: true,
+    });
+    expect(await call('cluster.saveSettings', { forgetToken: true })).toEqual({
+      address: 'http://head:8265',
+      hasToken: false,
+    });
+    await expect(call('cluster.saveSettings', { address: 'http://u:p@head:8265' })).rejects.toThrow(
+      /credentials in the token field/,
+    );
+    await expect(call('cluster.saveSettings', { address: 'head node' })).rejects.toThrow(
+      /dashboard address/,
+    );
+  });
+
+  it('exports the configured job, submits it, follows it to SUCCEEDED and stops a second one', async () => {
+    const { export: exported } = await call('cluster.export', {
+      name: 'Big run',
+      config: config(),
+      target,
+    });
+    expect(exported.dir.startsWith(join(dir, 'cluster'))).toBe(true);
+    expect(exported.files.map((f) => f.name)).toEqual([
+      'train.jsonl',
+      'val.jsonl',
+      'overrides.json',
+      'run.sh',
+      'ray-job.json',
+      'train-config.json',
+    ]);
+    expect(exported.trainRows + exported.valRows).toBe(6);
+    const overrides = JSON.parse(
+      await readFile(join(exported.dir, 'overrides.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(overrides['trainer.policy.model.path']).toBe('Qwen/Qwen3-4B');
+    expect(overrides['trainer.placement.policy_num_gpus_per_node']).toBe(2);
+    expect((await call('cluster.exports', {})).exports.map((e) => e.id)).toEqual([exported.id]);
+
+    // No address yet: a named error, and the export stays.
+    await expect(call('cluster.submit', { exportId: exported.id })).rejects.toMatchObject({
+      name: 'ClusterAddressMissingError',
+    });
+    await call('cluster.saveSettings', { address: server.address, token: 'tok-123' });
+    const { job } = await call('cluster.submit', { exportId: exported.id });
+    expect(job).toMatchObject({ exportId: exported.id, address: server.address, state: null });
+    const submitted = server.seen.find((s) => s.method === 'POST');
+    expect(submitted?.authorization).toBe('Bearer tok-123');
+    expect(submitted?.body).toMatchObject({
+      entrypoint: exported.entrypoint,
+      metadata: { app: 'rlm-studio', export: exported.id, name: 'Big run' },
+    });
+
+    expect((await call('cluster.status', { submissionId: job.submissionId })).job.state).toBe(
+      'RUNNING',
+    );
+    await call('cluster.status', { submissionId: job.submissionId });
+    const logs = await call('cluster.logs', { submissionId: job.submissionId, tailLines: 1 });
+    expect(logs).toEqual({ text: 'step 1 reward 0.31', totalLines: 2 });
+    server.finish(job.submissionId);
+    expect((await call('cluster.status', { submissionId: job.submissionId })).job).toMatchObject({
+      state: 'SUCCEEDED',
+      message: 'Job finished successfully.',
+    });
+    expect((await call('cluster.jobs', {})).jobs.map((j) => j.state)).toEqual(['SUCCEEDED']);
+
+    const second = (await call('cluster.submit', { exportId: exported.id })).job;
+    expect(await call('cluster.stop', { submissionId: second.submissionId })).toEqual({
+      stopped: true,
+    });
+    expect((await call('cluster.status', { submissionId: second.submissionId })).job.state).toBe(
+      'STOPPED',
+    );
+    expect((await call('cluster.jobs', {})).jobs.map((j) => j.state)).toEqual([
+      'STOPPED',
+      'SUCCEEDED',
+    ]);
+  });
+
+  it('names a job without a dataset, an unknown job, a refused token, a proxy page and a dead cluster', async () => {
+    await expect(
+      call('cluster.export', {
+        name: 'toy',
+        config: TrainConfig.parse({ baseModel: 'toy:bigram', lora: {} }),
+        target,
+      }),
+    ).rejects.toMatchObject({ name: 'ClusterExportError', message: /no dataset/ });
+    await expect(call('cluster.status', { submissionId: 'raysubmit_zz' })).rejects.toMatchObject({
+      name: 'ClusterJobNotFoundError',
+    });
+    const { export: exported } = await call('cluster.export', {
+      name: 'x',
+      config: config(),
+      target,
+    });
+    await call('cluster.saveSettings', { address: server.address });
+    await expect(call('cluster.submit', { exportId: exported.id })).rejects.toMatchObject({
+      name: 'RayJobsError',
+      message: /401.*check the cluster token/,
+    });
+    await call('cluster.saveSettings', { token: 'tok-123' });
+    const { job } = await call('cluster.submit', { exportId: exported.id });
+    server.override = () => ({
+      status: 200,
+      body: '<html><body>Sign in to continue</body></html>',
+      contentType: 'text/html',
+    });
+    await expect(call('cluster.status', { submissionId: job.submissionId })).rejects.toMatchObject({
+      name: 'RayJobsError',
+      message: /not JSON: <html>/,
+    });
+    await server.close();
+    await expect(call('cluster.logs', { submissionId: job.submissionId })).rejects.toMatchObject({
+      name: 'RayJobsError',
+      message: /cannot reach the Ray cluster/,
+    });
+    // The job is still listed, as last seen.
+    expect((await call('cluster.jobs', {})).jobs.map((j) => j.submissionId)).toEqual([
+      job.submissionId,
+    ]);
+    server = await startRayStandIn();
+  });
+});
