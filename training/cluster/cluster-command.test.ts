@@ -1,0 +1,66 @@
+// `rlm-studio cluster` as a user runs it: with no flag and no RAY_* variable it follows a job on the
+// cluster that Settings > Cluster saved in the workspace (address and token).
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { composeEngine } from '../../app/host/index.ts';
+import { openWorkspace } from '../../app/store/index.ts';
+import { RayJobsClient } from './ray-jobs.ts';
+import { startRayStandIn, type RayStandIn } from './ray-stand-in.ts';
+
+const launcher = new URL('../../bin/rlm-studio.js', import.meta.url).pathname;
+const run = promisify(execFile);
+
+let dir: string;
+let server: RayStandIn;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rlm-cluster-cli-'));
+  server = await startRayStandIn({ token: 'tok-cli' });
+});
+afterEach(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const env = () => {
+  const { RAY_ADDRESS: _address, RAY_JOB_TOKEN: _token, ...rest } = process.env;
+  return rest;
+};
+
+describe('rlm-studio cluster', () => {
+  it('falls back to the address and token saved in Settings > Cluster', async () => {
+    const cli = (...args: string[]) =>
+      run(process.execPath, [launcher, '--workspace', dir, 'cluster', ...args], { env: env() });
+    await expect(cli('status', 'raysubmit_x')).rejects.toMatchObject({
+      stderr: expect.stringContaining('save one in Settings > Cluster') as unknown,
+    });
+    const workspace = openWorkspace(dir);
+    const engine = composeEngine({ workspace, shell: 'serve' });
+    const frame = await engine.host.handle({
+      kind: 'request',
+      id: 1,
+      command: 'cluster.saveSettings',
+      payload: { address: server.address, token: 'tok-cli' },
+    });
+    expect(frame.ok).toBe(true);
+    await engine.dispose();
+    workspace.close();
+    const { submissionId } = await new RayJobsClient({
+      address: server.address,
+      token: 'tok-cli',
+    }).submit({ entrypoint: 'python train.py' });
+
+    expect((await cli('status', submissionId)).stdout.trim()).toBe(
+      'RUNNING: Job is currently running.',
+    );
+    expect((await cli('logs', submissionId)).stdout).toContain('running python train.py');
+    expect((await cli('stop', submissionId)).stdout.trim()).toBe('stopping');
+    // A flag still wins over the saved address.
+    await expect(
+      cli('status', submissionId, '--address', 'http://127.0.0.1:9'),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('cannot reach') as unknown });
+  }, 60_000);
+});
