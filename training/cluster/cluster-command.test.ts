@@ -26,7 +26,9 @@ afterEach(async () => {
 });
 
 const env = () => {
-  const { RAY_ADDRESS: _address, RAY_JOB_TOKEN: _token, ...rest } = process.env;
+  const rest = { ...process.env };
+  delete rest.RAY_ADDRESS;
+  delete rest.RAY_JOB_TOKEN;
   return rest;
 };
 
