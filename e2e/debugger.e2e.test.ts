@@ -379,7 +379,7 @@ describe('the run view', () => {
           };
         }),
     );
-    // Counted in the frame the root first shows: React Flow renders no card outside the view.
+    // Counted in the frame the root first shows: React Flow gets and renders only the cards in view.
     const drawn = await page.evaluate(async (runId) => {
       window.location.hash = `#/run?run=${runId}`;
       return new Promise<number>((resolve) => {
@@ -416,6 +416,10 @@ describe('the run view', () => {
     expect(geometry.start?.[1]).toBeCloseTo(y + height + 3, 0);
     await agentNode('0').click();
     await page.locator('[data-testid="turn-inspector"][data-agent="0"]').waitFor();
+    await screenshot(page, 'debugger-large-run');
+    // The rest of the tree follows the first paint: fitting the view draws far more cards.
+    await page.locator('.react-flow__controls-fitview').click();
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBeGreaterThan(drawn + 40);
     await screenshot(page, 'debugger-large-run');
   });
 

@@ -13,7 +13,7 @@ import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { AgentCard } from './AgentCard.tsx';
 import type { RunSnapshot } from './run-store.ts';
 import { TreeGraphBuilder, type AgentCardNode } from './tree-graph.ts';
-import { layoutTree, nodeHeight, nodeWidth, type Point } from './tree-layout.ts';
+import { agentsInView, layoutTree, nodeHeight, nodeWidth, type Point } from './tree-layout.ts';
 
 const nodeTypes = { agent: AgentCard };
 const relayoutMs = 250;
@@ -79,6 +79,35 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
       : undefined;
   });
   const framed = useRef(initialViewport !== undefined);
+  // A large tree's first paint hands React Flow only the cards in the window (and their edges): it
+  // sets up its store for ~20 nodes instead of 512. The whole tree follows at the next idle moment.
+  const [firstView, setFirstView] = useState(() =>
+    initialViewport
+      ? agentsInView(points, initialViewport, window.innerWidth, window.innerHeight, 200)
+      : null,
+  );
+  useEffect(() => {
+    if (!firstView) return;
+    const idle = requestIdleCallback(
+      () => {
+        setFirstView(null);
+      },
+      { timeout: 300 },
+    );
+    return () => {
+      cancelIdleCallback(idle);
+    };
+  }, [firstView]);
+  const shown = useMemo(
+    () =>
+      firstView
+        ? {
+            nodes: nodes.filter((node) => firstView.has(node.id)),
+            edges: edges.filter((edge) => firstView.has(edge.source) && firstView.has(edge.target)),
+          }
+        : { nodes, edges },
+    [firstView, nodes, edges],
+  );
   const userMoved = useRef(false);
 
   // Frame the tree: a small tree is kept whole in view as it grows (until the user pans or zooms);
@@ -131,8 +160,8 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
   return (
     <div className="agent-tree" data-testid="agent-tree" data-agents={snapshot.view.agents.size}>
       <ReactFlow<AgentCardNode>
-        nodes={nodes}
-        edges={edges}
+        nodes={shown.nodes}
+        edges={shown.edges}
         nodeTypes={nodeTypes}
         onInit={(instance) => {
           flow.current = instance;

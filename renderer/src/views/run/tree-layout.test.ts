@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  agentsInView,
   dagreLayout,
   layoutTree,
   nodeHeight,
@@ -65,5 +66,23 @@ describe('layoutTree', () => {
         parentId: agents[depth - 1]?.id ?? '0',
       });
     expect(tidyLayout(agents).size).toBe(5000);
+  });
+});
+
+describe('agentsInView', () => {
+  it('keeps the cards that fall in the window (partly too), through pan and zoom', () => {
+    const points = new Map([
+      ['a', { x: 0, y: 0 }],
+      ['b', { x: 1000, y: 0 }],
+      ['c', { x: -nodeWidth + 1, y: 0 }],
+      ['d', { x: 0, y: 2000 }],
+    ]);
+    expect([...agentsInView(points, { x: 0, y: 0, zoom: 1 }, 800, 600)]).toEqual(['a', 'c']);
+    // Zoomed out to a half, the window sees twice as far.
+    expect([...agentsInView(points, { x: 0, y: 0, zoom: 0.5 }, 800, 600)]).toEqual(['a', 'b', 'c']);
+    // Panned 1,000 px left (the tree moves left on screen): b comes in, a and c go.
+    expect([...agentsInView(points, { x: -1000, y: 0, zoom: 1 }, 800, 600)]).toEqual(['b']);
+    // A margin reaches past the window's edges.
+    expect(agentsInView(points, { x: 0, y: 0, zoom: 1 }, 800, 600, 1500).has('d')).toBe(true);
   });
 });

@@ -84,3 +84,30 @@ export function tidyLayout(agents: readonly TreeLink[]): Map<string, Point> {
   }
   return points;
 }
+
+export interface Viewport {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+/**
+ * The agents whose cards fall (even partly) in a `width` x `height` screen area seen through
+ * `viewport` (React Flow's: screen = flow * zoom + offset), with `margin` screen pixels around it.
+ */
+export function agentsInView(
+  points: ReadonlyMap<string, Point>,
+  viewport: Viewport,
+  width: number,
+  height: number,
+  margin = 0,
+): Set<string> {
+  const left = (-margin - viewport.x) / viewport.zoom;
+  const top = (-margin - viewport.y) / viewport.zoom;
+  const right = (width + margin - viewport.x) / viewport.zoom;
+  const bottom = (height + margin - viewport.y) / viewport.zoom;
+  const seen = new Set<string>();
+  for (const [id, { x, y }] of points)
+    if (x + nodeWidth >= left && x <= right && y + nodeHeight >= top && y <= bottom) seen.add(id);
+  return seen;
+}
