@@ -6,8 +6,9 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ReplStartError } from './errors.ts';
+import { MessageBatch } from './message-batch.ts';
 import {
-  interpreterMessageSchema,
+  interpreterFrameSchema,
   type HostMessage,
   type InterpreterMessage,
   type InterpreterSettings,
@@ -66,6 +67,7 @@ export class InterpreterProcess {
   readonly #child: ChildProcess;
   readonly #events: ProcessEvents;
   readonly #hangLimitMs: number;
+  readonly #outbox: MessageBatch<HostMessage>;
   #busy: () => boolean = () => false;
   #heartbeat: NodeJS.Timeout | null = null;
   #pingSentAt: number | null = null;
@@ -82,6 +84,9 @@ export class InterpreterProcess {
     this.#child = child;
     this.#events = events;
     this.#hangLimitMs = hangLimitMs;
+    this.#outbox = new MessageBatch((frame) => {
+      if (!this.#exited && child.connected) child.send(frame);
+    });
     this.startupMs = ready.startupMs;
     this.pythonVersion = ready.pythonVersion;
     this.closed = new Promise((resolve) => {
@@ -119,8 +124,9 @@ export class InterpreterProcess {
     this.#heartbeat.unref();
   }
 
+  /** Queues a message; it leaves with the others of this event-loop turn (message-batch.ts). */
   send(message: HostMessage): void {
-    if (!this.#exited && this.#child.connected) this.#child.send(message);
+    if (!this.#exited) this.#outbox.send(message);
   }
 
   /** Cancels a run even while the interpreter is busy: a worker there reads this pipe. */
@@ -144,24 +150,26 @@ export class InterpreterProcess {
 
   #listen(): void {
     this.#child.on('message', (raw: unknown) => {
-      const parsed = interpreterMessageSchema.safeParse(raw);
+      const parsed = interpreterFrameSchema.safeParse(raw);
       if (!parsed.success) {
         this.kill(
           `the interpreter sent a malformed message (${parsed.error.message.slice(0, 200)})`,
         );
         return;
       }
-      const message = parsed.data;
-      if (message.kind === 'pong') {
-        if (message.seq === this.#pingSeq) this.#pingSentAt = null;
-      } else if (message.kind === 'fatal') {
-        this.#exitReason ??= message.message;
-      } else if (message.kind !== 'ready') {
-        this.#events.onMessage(message);
+      for (const message of parsed.data) {
+        if (message.kind === 'pong') {
+          if (message.seq === this.#pingSeq) this.#pingSentAt = null;
+        } else if (message.kind === 'fatal') {
+          this.#exitReason ??= message.message;
+        } else if (message.kind !== 'ready') {
+          this.#events.onMessage(message);
+        }
       }
     });
     this.#child.on('exit', (code, signal) => {
       this.#exited = true;
+      this.#outbox.clear();
       if (this.#heartbeat) clearInterval(this.#heartbeat);
       this.#events.onExit(
         this.#exitReason ??
@@ -205,18 +213,15 @@ function waitForReady(child: ChildProcess): Promise<{ startupMs: number; pythonV
       fail(`the process exited during startup (code ${String(code)}, signal ${String(signal)})`);
     });
     child.once('message', (raw: unknown) => {
-      const parsed = interpreterMessageSchema.safeParse(raw);
-      if (parsed.success && parsed.data.kind === 'ready') {
+      const parsed = interpreterFrameSchema.safeParse(raw);
+      const first = parsed.success && parsed.data.length === 1 ? parsed.data[0] : undefined;
+      if (first?.kind === 'ready') {
         clearTimeout(timer);
         child.removeAllListeners('exit');
         child.removeAllListeners('error');
-        resolve({ startupMs: parsed.data.startupMs, pythonVersion: parsed.data.pythonVersion });
+        resolve({ startupMs: first.startupMs, pythonVersion: first.pythonVersion });
       } else {
-        fail(
-          parsed.success && parsed.data.kind === 'fatal'
-            ? parsed.data.message
-            : 'unexpected first message',
-        );
+        fail(first?.kind === 'fatal' ? first.message : 'unexpected first message');
       }
     });
   });

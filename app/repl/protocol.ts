@@ -72,6 +72,9 @@ export const interpreterMessageSchema = z.discriminatedUnion('kind', [
 ]);
 export type InterpreterMessage = z.infer<typeof interpreterMessageSchema>;
 
+/** What crosses the IPC channel, either way: the messages of one event-loop turn, in order. */
+export const interpreterFrameSchema = z.array(interpreterMessageSchema).min(1);
+
 // Payloads of each call op, as the built-ins send them (JSON inside `payload`).
 const textRef = z.union([z.object({ ref: z.string() }), z.object({ text: z.string() })]);
 export const callPayloadSchemas = {

@@ -2,18 +2,24 @@
 // Pyodide hosting many agents. It answers the host's messages; model code never sees this file.
 import { Worker } from 'node:worker_threads';
 import type { HostMessage, InterpreterMessage, InterpreterSettings } from '../protocol.ts';
+import { MessageBatch } from '../message-batch.ts';
 import { boot, type Interpreter, type PyAgent } from './boot.ts';
 import { RunTable, type RunState } from './runs.ts';
 
 const started = performance.now();
 const settings = JSON.parse(process.argv[2] ?? '{}') as InterpreterSettings;
 
+const outbox = new MessageBatch<InterpreterMessage>((frame) => {
+  if (process.connected) process.send?.(frame);
+});
+
 function send(message: InterpreterMessage): void {
-  if (process.connected) process.send?.(message);
+  outbox.send(message);
 }
 
 function fatal(message: string): never {
   send({ kind: 'fatal', message });
+  outbox.flush();
   process.exit(70);
 }
 
@@ -128,14 +134,15 @@ function handle(interpreter: Interpreter, message: HostMessage): void {
 process.on('disconnect', () => process.exit(0));
 try {
   const interpreter = await boot(settings, runs.host, () => runs.shouldInterrupt());
-  process.on('message', (message: HostMessage) => {
-    handle(interpreter, message);
+  process.on('message', (frame: HostMessage[]) => {
+    for (const message of frame) handle(interpreter, message);
   });
   send({
     kind: 'ready',
     startupMs: performance.now() - started,
     pythonVersion: interpreter.pythonVersion,
   });
+  outbox.flush();
 } catch (error) {
   fatal(
     `the interpreter could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
