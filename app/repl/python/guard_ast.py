@@ -68,6 +68,8 @@ class _Rewriter(ast.NodeTransformer):
     def __init__(self):
         self.scopes = ['module']
         self.temps = 0
+        # Set when new nodes were made: only then do locations need filling in (a full tree walk).
+        self.rewritten = False
 
     # -- scopes and reserved names ------------------------------------------------------------
     def _binds_global(self, walrus):
@@ -197,6 +199,7 @@ class _Rewriter(ast.NodeTransformer):
         self._check_attr_name(node, node.attr)
         node = self.generic_visit(node)
         if isinstance(node.ctx, ast.Load) and _needs_private_check(node.attr):
+            self.rewritten = True
             call = _guard_call('_rlm_getprivate', node.value, ast.Constant(node.attr))
             return ast.copy_location(call, node)
         if not isinstance(node.ctx, ast.Load):
@@ -207,6 +210,7 @@ class _Rewriter(ast.NodeTransformer):
     def visit_Assign(self, node):
         if not any(_has_attribute_target(target) for target in node.targets):
             return self.generic_visit(node)
+        self.rewritten = True
         value = self.visit(node.value)
         statements, stores = [], []
         temp = self._temp()
@@ -235,6 +239,7 @@ class _Rewriter(ast.NodeTransformer):
         if not isinstance(node.target, ast.Attribute):
             return self.generic_visit(node)
         self._check_attr_name(node, node.target.attr)
+        self.rewritten = True
         temp = self._temp()
         holder = ast.Assign(targets=[ast.Name(temp, ast.Store())], value=self.visit(node.target.value))
         current = self.visit(ast.Attribute(ast.Name(temp, ast.Load()), node.target.attr, ast.Load()))
@@ -246,11 +251,13 @@ class _Rewriter(ast.NodeTransformer):
     def visit_AnnAssign(self, node):
         if not isinstance(node.target, ast.Attribute):
             return self.generic_visit(node)
+        self.rewritten = True
         if node.value is None:
             return ast.copy_location(ast.Pass(), node)
         return self.visit_Assign(ast.copy_location(ast.Assign(targets=[node.target], value=node.value), node))
 
     def visit_Delete(self, node):
+        self.rewritten = True
         statements = []
         for target in node.targets:
             if isinstance(target, ast.Attribute):
@@ -287,8 +294,9 @@ def _guard_call(name, *args):
 
 def check_tree(tree):
     """Checks and rewrites a parsed module/expression in place; raises SandboxError."""
-    tree = _Rewriter().visit(tree)
-    return ast.fix_missing_locations(tree)
+    rewriter = _Rewriter()
+    tree = rewriter.visit(tree)
+    return ast.fix_missing_locations(tree) if rewriter.rewritten else tree
 
 
 def compile_guarded(source, filename, mode='exec'):

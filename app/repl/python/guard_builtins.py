@@ -120,9 +120,7 @@ def make_builtins(guard, agent_builtins):
     def build_class(func, name, *bases, **kwargs):
         return guard.register_class(builtins.__build_class__(func, name, *bases, **kwargs))
 
-    for name in dir(builtins):
-        if not name.startswith('_') and name not in _REMOVED:
-            agent_builtins[name] = getattr(builtins, name)
+    agent_builtins.update(_plain_builtins())
     agent_builtins.update({
         '__import__': guard.import_module, '__build_class__': build_class, 'compile': compile_,
         'eval': eval_, 'exec': exec_, 'getattr': getattr_, 'hasattr': hasattr_, 'setattr': setattr_,
@@ -131,6 +129,19 @@ def make_builtins(guard, agent_builtins):
         '_rlm_inplace': inplace,
     })
     return agent_builtins
+
+
+_plain = None
+
+
+def _plain_builtins():
+    """Python's public builtins minus _REMOVED, read once (a dir() walk per agent cost more than
+    the rest of creating it)."""
+    global _plain
+    if _plain is None:
+        _plain = {name: getattr(builtins, name) for name in dir(builtins)
+                  if not name.startswith('_') and name not in _REMOVED}
+    return _plain
 
 
 _INPLACE = frozenset({
