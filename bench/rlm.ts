@@ -4,12 +4,12 @@
 // answers after 200 ms: wall time against the critical path, and peak RSS (this process and the
 // REPL's). Ends with one JSON line of figures.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeEngine } from '../app/host/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { fork } from 'node:child_process';
-import { peakRss } from './rss.ts';
+import { cpuUse, peakRss } from './rss.ts';
 
 const repl = (code: string) => '```repl\n' + code + '\n```';
 const dir = mkdtempSync(join(tmpdir(), 'rlm-bench-'));
@@ -60,6 +60,8 @@ const delayMs = 200;
 const server = await startLoadServer(delayMs);
 const roots = 128;
 const rss = peakRss([server.pid]);
+const cpu = cpuUse([server.pid]);
+const loadBefore = loadavg()[0] ?? 0;
 started = performance.now();
 const runs = await Promise.all(
   Array.from({ length: roots }, () =>
@@ -74,6 +76,7 @@ const runs = await Promise.all(
 const outcomes = await Promise.all(runs.map((run) => run.finished));
 const loadWall = performance.now() - started;
 const peak = rss.stop();
+const cpuSpent = cpu.stop();
 const counters = await server.counters();
 server.close();
 const failures = outcomes.filter((outcome) => outcome.status !== 'done');
@@ -95,6 +98,9 @@ console.log(
   `load: ${roots * 4} agents in ${loadWall.toFixed(0)} ms (critical path ${criticalPathMs} ms), ${counters.requests} requests, ${counters.maxInFlight} at once at most`,
 );
 console.log(
+  `load CPU: engine ${cpuSpent.mainMs.toFixed(0)} ms, REPL interpreters ${cpuSpent.childrenMs.toFixed(0)} ms, benchmark server ${cpuSpent.othersMs.toFixed(0)} ms (${String(availableParallelism())} cores; 1-minute load average ${loadBefore.toFixed(2)} before)`,
+);
+console.log(
   JSON.stringify({
     overhead_turns: turns,
     overhead_per_turn_ms: Number(perTurnOverhead.toFixed(3)),
@@ -105,6 +111,10 @@ console.log(
     load_wall_vs_critical_path_ratio: Number((loadWall / criticalPathMs).toFixed(3)),
     load_requests: counters.requests,
     load_max_in_flight: counters.maxInFlight,
+    load_cpu_engine_ms: Math.round(cpuSpent.mainMs),
+    load_cpu_repl_ms: Math.round(cpuSpent.childrenMs),
+    load_cpu_server_ms: Math.round(cpuSpent.othersMs),
+    load_average_1m_before: Number(loadBefore.toFixed(2)),
     peak_rss_mb: Math.round(peak.totalBytes / 2 ** 20),
     peak_rss_main_mb: Math.round(peak.mainBytes / 2 ** 20),
     peak_rss_repl_mb: Math.round(peak.childBytes / 2 ** 20),

@@ -41,6 +41,42 @@ function scanChildrenOf(pid: number): number[] {
   return children;
 }
 
+/** CPU time (user + system, ms) a process has used so far; 0 once it is gone. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time used by this process, its child processes (the REPL's interpreters) and the given
+ * others (a benchmark's server) between start and stop: where a run's time went on a busy box.
+ */
+export function cpuUse(others: readonly number[]): {
+  stop(): { mainMs: number; childrenMs: number; othersMs: number };
+} {
+  const children = childrenOf(process.pid).filter((pid) => !others.includes(pid));
+  const before = new Map([...children, ...others].map((pid) => [pid, cpuMsOf(pid)]));
+  const main = process.cpuUsage();
+  const spent = (pids: readonly number[]) =>
+    pids.reduce((sum, pid) => sum + cpuMsOf(pid) - (before.get(pid) ?? 0), 0);
+  return {
+    stop() {
+      const used = process.cpuUsage(main);
+      return {
+        mainMs: (used.user + used.system) / 1000,
+        childrenMs: spent(children),
+        othersMs: spent(others),
+      };
+    },
+  };
+}
+
 /** `exclude`: child processes that are not ours to count (a benchmark's fake server). */
 export function peakRss(exclude: readonly number[] = []): {
   stop(): { totalBytes: number; mainBytes: number; childBytes: number };
