@@ -420,7 +420,6 @@ describe('the run view', () => {
     // The rest of the tree follows the first paint: fitting the view draws far more cards.
     await page.locator('.react-flow__controls-fitview').click();
     await expect.poll(() => page.locator('.react-flow__node').count()).toBeGreaterThan(drawn + 40);
-    await screenshot(page, 'debugger-large-run');
   });
 
   it('raised no page errors', () => {

@@ -61,11 +61,6 @@ function useTreeLayout(snapshot: RunSnapshot): ReadonlyMap<string, Point> {
 export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: AgentTreeProps) {
   const points = useTreeLayout(snapshot);
   const [builder] = useState(() => new TreeGraphBuilder());
-  const { nodes, edges } = useMemo(
-    () => builder.build(snapshot, points, selectedId, matches, now),
-    // The snapshot's version stands for the mutable view it carries.
-    [builder, snapshot.version, points, selectedId, matches, now],
-  );
   const flow = useRef<ReactFlowInstance<AgentCardNode> | null>(null);
   // A large tree opens on its root straight away (no second pass after the first paint).
   const [initialViewport] = useState(() => {
@@ -79,13 +74,22 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
       : undefined;
   });
   const framed = useRef(initialViewport !== undefined);
-  // A large tree's first paint hands React Flow only the cards in the window (and their edges): it
-  // sets up its store for ~20 nodes instead of 512. The whole tree follows at the next idle moment.
-  const [firstView, setFirstView] = useState(() =>
-    initialViewport
-      ? agentsInView(points, initialViewport, window.innerWidth, window.innerHeight, 200)
-      : null,
-  );
+  // A large tree's first paint builds and hands React Flow only the cards in the window and their
+  // neighbours (and the edges between them): a few dozen nodes to summarize and set up instead of
+  // 512. The whole tree follows at the next idle moment.
+  const [firstView, setFirstView] = useState(() => {
+    if (!initialViewport) return null;
+    const seen = agentsInView(points, initialViewport, window.innerWidth, window.innerHeight, 200);
+    // With their parents and children, so every edge crossing the window is drawn too.
+    const { agents } = snapshot.view;
+    const shown = new Set(seen);
+    for (const id of seen) {
+      const agent = agents.get(id);
+      if (agent?.parentId != null) shown.add(agent.parentId);
+      for (const child of agent?.children ?? []) shown.add(child);
+    }
+    return shown;
+  });
   useEffect(() => {
     if (!firstView) return;
     const idle = requestIdleCallback(
@@ -98,15 +102,17 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
       cancelIdleCallback(idle);
     };
   }, [firstView]);
-  const shown = useMemo(
+  const { nodes, edges } = useMemo(
+    () => builder.build(snapshot, points, selectedId, matches, now, firstView),
+    // The snapshot's version stands for the mutable view it carries.
+    [builder, snapshot.version, points, selectedId, matches, now, firstView],
+  );
+  const shownEdges = useMemo(
     () =>
       firstView
-        ? {
-            nodes: nodes.filter((node) => firstView.has(node.id)),
-            edges: edges.filter((edge) => firstView.has(edge.source) && firstView.has(edge.target)),
-          }
-        : { nodes, edges },
-    [firstView, nodes, edges],
+        ? edges.filter((edge) => firstView.has(edge.source) && firstView.has(edge.target))
+        : edges,
+    [firstView, edges],
   );
   const userMoved = useRef(false);
 
@@ -160,8 +166,8 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
   return (
     <div className="agent-tree" data-testid="agent-tree" data-agents={snapshot.view.agents.size}>
       <ReactFlow<AgentCardNode>
-        nodes={shown.nodes}
-        edges={shown.edges}
+        nodes={nodes}
+        edges={shownEdges}
         nodeTypes={nodeTypes}
         onInit={(instance) => {
           flow.current = instance;

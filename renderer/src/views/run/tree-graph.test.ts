@@ -73,6 +73,31 @@ describe('TreeGraphBuilder', () => {
     expect(centre('source')).toEqual([nodeWidth / 2, nodeHeight]);
   });
 
+  it('builds only the agents asked for first, and the rest (edges included) on the next call', () => {
+    const store = storeWith([
+      spawn('0', null),
+      spawn('0.0', '0'),
+      spawn('0.1', '0'),
+      spawn('0.0.0', '0.0'),
+    ]);
+    const points = layoutTree([...store.getSnapshot().view.agents.values()]);
+    const builder = new TreeGraphBuilder();
+    const first = builder.build(
+      store.getSnapshot(),
+      points,
+      undefined,
+      new Set(),
+      0,
+      new Set(['0', '0.0']),
+    );
+    expect(first.nodes.map((node) => node.id)).toEqual(['0', '0.0']);
+    expect(first.edges.map((edge) => edge.target)).toEqual(['0.0']);
+    const whole = builder.build(store.getSnapshot(), points, undefined, new Set(), 0);
+    expect(whole.nodes.map((node) => node.id)).toEqual(['0', '0.0', '0.1', '0.0.0']);
+    expect(whole.nodes[0]).toBe(first.nodes[0]);
+    expect(whole.edges.map((edge) => edge.target)).toEqual(['0.0', '0.1', '0.0.0']);
+  });
+
   it('cuts long sub-questions for the edge label', () => {
     expect(edgeLabel('a  b\n' + 'c'.repeat(100))).toHaveLength(26);
   });

@@ -75,11 +75,14 @@ export class TreeGraphBuilder {
     selectedId: string | undefined,
     matches: ReadonlySet<string>,
     now: number,
+    /** Build only these agents' cards (a large tree's first paint); the rest on a later call. */
+    only: ReadonlySet<string> | null = null,
   ): { nodes: AgentCardNode[]; edges: Edge[] } {
     const view: RunView = snapshot.view;
     const nodes: AgentCardNode[] = [];
     let edgesChanged = false;
     for (const agent of view.agents.values()) {
+      if (only && !only.has(agent.id)) continue;
       const revision = snapshot.revisions.get(agent.id) ?? 0;
       const point = points.get(agent.id) ?? provisionalPoint(agent, points);
       const selected = agent.id === selectedId;
