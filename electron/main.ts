@@ -16,6 +16,7 @@ import {
 import { appVersion, composeEngine, installSampleWorkspace, type Host } from '../app/host/index.ts';
 import { FileApiKeyVault } from '../app/models/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
+import { rayClusterBackend } from '../training/cluster/backend.ts';
 import { relaunchArgs, workspaceFromArgv } from './args.ts';
 import { createDialogService } from './dialogs.ts';
 import { bindHostToIpc, type IpcBinding } from './ipc.ts';
@@ -116,7 +117,14 @@ function start(): void {
     safeStorage,
     new FileApiKeyVault(workspace.dir),
   );
-  const engine = composeEngine({ workspace, shell: 'electron', dialogs, vault });
+  const engine = composeEngine({
+    workspace,
+    shell: 'electron',
+    dialogs,
+    vault,
+    // A composition root: the Train view's SkyRL export and Ray jobs come from training/cluster.
+    cluster: rayClusterBackend(),
+  });
   const { host } = engine;
   installSampleWorkspace({
     workspace,

@@ -1,12 +1,15 @@
 // Train: configure and launch a local RL fine-tuning job (it runs in a process of its own), watch its
 // charts fill in live, pause and resume it, overlay a second job, and open each step's GRPO groups
-// in the debugger. Where the view stands is in the URL (?job=&compare=&step=).
+// in the debugger; or export the same job for a Ray cluster, submit it and follow it there. Where the
+// view stands is in the URL (?job=&compare=&step=).
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TrainJob } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { useApiEvent } from '../api/useApiEvent.ts';
 import { useEngineQuery } from './papers/use-engine-query.ts';
+import { ClusterPanel } from './train/ClusterPanel.tsx';
+import type { JobConfigResult } from './train/job-config.ts';
 import { JobForm } from './train/JobForm.tsx';
 import { charts, type XAxis } from './train/series.ts';
 import { TrainChart, type ChartJob } from './train/TrainChart.tsx';
@@ -58,6 +61,7 @@ export function TrainView() {
   const [axis, setAxis] = useState<XAxis>('step');
   const [strength, setStrength] = useState(0.6);
   const [generation, setGeneration] = useState(0);
+  const [configured, setConfigured] = useState<JobConfigResult | null>(null);
   useApiEvent('train.jobChanged', () => {
     setGeneration((n) => n + 1);
   });
@@ -102,7 +106,9 @@ export function TrainView() {
         onStarted={(started) => {
           go({ job: started.id, step: null });
         }}
+        onConfig={setConfigured}
       />
+      <ClusterPanel job={configured} />
       <ul className="train-jobs" data-testid="train-jobs">
         {list.map((item) => (
           <li key={item.id}>

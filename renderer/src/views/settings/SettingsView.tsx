@@ -1,7 +1,9 @@
 // Settings > Models: the endpoints runs can use (a list, a form to add or edit one, a test of
-// each) and the models of a local Ollama. Keys go in through the form and never come back out.
+// each) and the models of a local Ollama; below them the Ray cluster the Train view submits to.
+// Keys and the cluster token go in through the forms and never come back out.
 import { useState } from 'react';
 import type { ModelEndpointView } from '../../../../app/api/index.ts';
+import { ClusterSettings } from './ClusterSettings.tsx';
 import { EndpointForm } from './EndpointForm.tsx';
 import { EndpointList } from './EndpointList.tsx';
 import { editEndpointForm, newEndpointForm, type EndpointFormState } from './endpoint-form.ts';
@@ -57,6 +59,7 @@ export function SettingsView() {
         />
       </section>
       <OllamaPanel endpoints={endpoints.status === 'ready' ? endpoints.endpoints : []} />
+      <ClusterSettings />
     </section>
   );
 }

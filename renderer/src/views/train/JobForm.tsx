@@ -1,9 +1,10 @@
 // Configure and launch a local training job. Every field maps to TrainConfig (app/api), which the
 // engine validates again; a refused field comes back named and is shown beside the form.
-import { useState, type SyntheticEvent } from 'react';
-import { TrainConfig, type TrainJob } from '../../../../app/api/index.ts';
+import { useEffect, useState, type SyntheticEvent } from 'react';
+import type { TrainJob } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
+import { jobConfig, type JobConfigResult } from './job-config.ts';
 
 interface Field {
   key: string;
@@ -26,7 +27,14 @@ const numericFields: Field[] = [
   { key: 'checkpointEvery', label: 'checkpoint every', value: '10' },
 ];
 
-export function JobForm({ onStarted }: { onStarted: (job: TrainJob) => void }) {
+export function JobForm({
+  onStarted,
+  onConfig,
+}: {
+  onStarted: (job: TrainJob) => void;
+  /** Told the form's job as it changes (the cluster panel exports the same job). */
+  onConfig?: (result: JobConfigResult) => void;
+}) {
   const api = useApi();
   const [values, setValues] = useState<Record<string, string>>(() => ({
     name: 'toy run',
@@ -43,40 +51,21 @@ export function JobForm({ onStarted }: { onStarted: (job: TrainJob) => void }) {
   const set = (key: string) => (value: string) => {
     setValues((current) => ({ ...current, [key]: value }));
   };
-  const number = (key: string) => Number(values[key]);
+
+  useEffect(() => {
+    onConfig?.(jobConfig(values));
+  }, [values, onConfig]);
 
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const parsed = TrainConfig.safeParse({
-      baseModel: values.baseModel,
-      lora: { rank: number('rank'), alpha: number('alpha') },
-      learningRate: number('learningRate'),
-      groupSize: number('groupSize'),
-      batchSize: number('batchSize'),
-      beta: number('beta'),
-      maxTurns: number('maxTurns'),
-      maxDepth: number('maxDepth'),
-      maxChildren: number('maxChildren'),
-      steps: number('steps'),
-      checkpointEvery: number('checkpointEvery'),
-      reward: values.reward,
-      weighting: values.weighting,
-      ...(values.judge ? { judge: values.judge } : {}),
-      ...(values.datasetPath
-        ? { dataset: { path: values.datasetPath, format: values.datasetFormat } }
-        : {}),
-    });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      setFailure({
-        name: 'InvalidTrainConfig',
-        message: `${issue?.path.join('.') ?? 'config'}: ${issue?.message ?? 'invalid'}`,
-      });
+    const built = jobConfig(values);
+    if (!built.ok) {
+      setFailure(built.failure);
       return;
     }
     setBusy(true);
     setFailure(null);
-    api.call('train.start', { name: values.name ?? 'run', config: parsed.data }).then(
+    api.call('train.start', { name: built.name, config: built.config }).then(
       ({ job }) => {
         setBusy(false);
         onStarted(job);
@@ -139,6 +128,7 @@ export function JobForm({ onStarted }: { onStarted: (job: TrainJob) => void }) {
         dataset format
         <select
           value={values.datasetFormat}
+          data-testid="train-dataset-format"
           onChange={(e) => {
             set('datasetFormat')(e.target.value);
           }}

@@ -1,0 +1,137 @@
+// "To the cluster" in Chromium against the real `rlm-studio serve` and a stand-in Ray job server on
+// 127.0.0.1 (training/cluster/ray-stand-in.ts): export the configured job (files in the workspace),
+// a named error while no cluster is set, the address and token saved in Settings (the token never
+// in the page), submit, follow a job to SUCCEEDED with its logs, and stop a second one.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evidencePaper, toSkyrlRow } from '../app/evidence/index.ts';
+import { startRayStandIn, type RayStandIn } from '../training/cluster/ray-stand-in.ts';
+import { openApp, screenshot, type OpenedApp } from './harness.ts';
+
+const TOKEN = 'ray-e2e-token-SECRET-42';
+
+let opened: OpenedApp;
+let page: Page;
+let server: RayStandIn;
+let datasetPath: string;
+
+beforeAll(async () => {
+  opened = await openApp();
+  page = opened.page;
+  server = await startRayStandIn({ token: TOKEN });
+  const paper = evidencePaper('p1', 'A Paper', 'An abstract.', 'The body says the answer is 42.');
+  datasetPath = join(opened.app.workspace, 'cluster-questions.jsonl');
+  const rows = Array.from({ length: 5 }, (_, i) =>
+    toSkyrlRow(
+      {
+        id: `q${i}`,
+        question: `What is answer ${i}?`,
+        set: 's',
+        paperIds: null,
+        gold: [{ paperId: 'p1', text: 'the answer is 42' }],
+        metadata: {},
+      },
+      [paper],
+    ),
+  );
+  writeFileSync(datasetPath, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+});
+afterAll(async () => {
+  await opened.close();
+  await server.close();
+});
+
+const panel = () => page.getByTestId('cluster-job-panel');
+async function waitForState(state: string): Promise<string> {
+  await page.locator(`[data-testid="cluster-job-panel"][data-state="${state}"]`).waitFor();
+  return (await panel().getAttribute('data-submission')) ?? '';
+}
+
+describe('train: to the cluster', () => {
+  it('exports the configured job to a folder of the workspace and lists its files', async () => {
+    await page.getByTestId('nav-train').click();
+    await page.getByTestId('view-train').waitFor();
+    await page.getByTestId('train-name').fill('Cluster run');
+    await page.getByTestId('train-dataset').fill(datasetPath);
+    await page.getByTestId('cluster-gpusPerNode').fill('2');
+    await page.getByTestId('cluster-export').click();
+    await page.getByTestId('cluster-export-result').waitFor();
+    const dir = await page.getByTestId('cluster-export-dir').textContent();
+    expect(dir?.startsWith(join(opened.app.workspace, 'cluster'))).toBe(true);
+    const files = await page.getByTestId('cluster-export-files').locator('li').allTextContents();
+    expect(files.map((f) => f.split(' ')[0])).toEqual([
+      'train.jsonl',
+      'val.jsonl',
+      'overrides.json',
+      'run.sh',
+      'ray-job.json',
+      'train-config.json',
+    ]);
+    for (const file of files)
+      expect(existsSync(join(dir ?? '', file.split(' ')[0] ?? ''))).toBe(true);
+    await screenshot(page, 'cluster-exported');
+  });
+
+  it('names the missing cluster address and keeps the export', async () => {
+    await page.getByTestId('cluster-submit').click();
+    await page.getByTestId('cluster-failure').waitFor();
+    expect(await page.getByTestId('cluster-failure').textContent()).toContain(
+      'ClusterAddressMissingError',
+    );
+    await page.getByTestId('cluster-export-result').waitFor();
+  });
+
+  it('saves the address and token in Settings; the token is never shown again', async () => {
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('cluster-settings').waitFor();
+    await page.getByTestId('cluster-address').fill(server.address);
+    await page.getByTestId('cluster-token').fill(TOKEN);
+    await page.getByTestId('cluster-save').click();
+    await page.getByTestId('cluster-token-stored').waitFor();
+    await page.reload();
+    await page.getByTestId('cluster-token-stored').waitFor();
+    expect(await page.getByTestId('cluster-address').inputValue()).toBe(server.address);
+    expect(await page.content()).not.toContain(TOKEN);
+    await screenshot(page, 'cluster-settings');
+  });
+
+  it('submits the export and follows the job to SUCCEEDED with its logs', async () => {
+    await page.getByTestId('nav-train').click();
+    // The export is still offered after leaving the view.
+    await page.getByTestId('cluster-export-result').waitFor();
+    await page.getByTestId('cluster-submit').click();
+    const id = await waitForState('RUNNING');
+    expect(server.jobs.get(id)?.metadata).toMatchObject({ app: 'rlm-studio', name: 'Cluster run' });
+    // The logs are refreshed while it runs (each poll of the stand-in adds a step line).
+    await page
+      .getByTestId('cluster-logs')
+      .getByText(/step 2 reward/)
+      .waitFor();
+    server.finish(id);
+    await waitForState('SUCCEEDED');
+    await page.getByTestId('cluster-logs').getByText('Job finished successfully.').waitFor();
+    expect(await page.getByTestId('cluster-stop').count()).toBe(0);
+    await page.getByTestId('cluster-logs').scrollIntoViewIfNeeded();
+    await screenshot(page, 'cluster-succeeded');
+  });
+
+  it('stops a second job', async () => {
+    await page.getByTestId('cluster-submit').click();
+    await page.locator('[data-testid="cluster-job"]').nth(1).waitFor();
+    const id = await waitForState('RUNNING');
+    expect(server.jobs.get(id)?.status).toBe('RUNNING');
+    await page.getByTestId('cluster-stop').click();
+    await waitForState('STOPPED');
+    expect(server.jobs.get(id)?.status).toBe('STOPPED');
+    const states = await page
+      .getByTestId('cluster-job')
+      .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-state')));
+    expect(states).toEqual(['STOPPED', 'SUCCEEDED']);
+    for (const request of server.seen) expect(request.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(opened.pageErrors).toEqual([]);
+    await page.getByTestId('cluster-logs').scrollIntoViewIfNeeded();
+    await screenshot(page, 'cluster-stopped');
+  });
+});

@@ -1,0 +1,163 @@
+// To the cluster: the job configured in the form above, exported in SkyRL's formats to a folder of
+// the workspace (its path and files are shown), then submitted to the Ray cluster of Settings >
+// Cluster and followed below. The latest export stays offered after a reload.
+import { useEffect, useState } from 'react';
+import { ClusterTarget, type ClusterExport } from '../../../../app/api/index.ts';
+import { useApi } from '../../api/ApiContext.tsx';
+import { describeFailure, type Failure } from '../papers/failure.ts';
+import { ClusterJobs } from './ClusterJobs.tsx';
+import type { JobConfigResult } from './job-config.ts';
+
+const targetFields = [
+  { key: 'remoteDir', label: 'folder on the cluster', width: '260px' },
+  { key: 'remoteModel', label: 'base model on the cluster', width: '200px' },
+  { key: 'nodes', label: 'nodes', width: '70px' },
+  { key: 'gpusPerNode', label: 'GPUs per node', width: '70px' },
+  { key: 'valFraction', label: 'validation share', width: '80px' },
+] as const;
+type TargetKey = (typeof targetFields)[number]['key'];
+
+const numeric = new Set<TargetKey>(['nodes', 'gpusPerNode', 'valFraction']);
+
+export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
+  const api = useApi();
+  const [target, setTarget] = useState<Record<TargetKey, string>>({
+    remoteDir: '/mnt/shared/rlm-studio/job',
+    remoteModel: 'Qwen/Qwen3-4B',
+    nodes: '1',
+    gpusPerNode: '8',
+    valFraction: '0.1',
+  });
+  const [exported, setExported] = useState<ClusterExport | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [followId, setFollowId] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    api.call('cluster.exports', {}).then(
+      ({ exports }) => {
+        if (live) setExported((current) => current ?? exports[0] ?? null);
+      },
+      (error: unknown) => {
+        if (live) setFailure(describeFailure(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  const run = (work: () => Promise<void>) => {
+    setBusy(true);
+    setFailure(null);
+    work().then(
+      () => {
+        setBusy(false);
+      },
+      (error: unknown) => {
+        setBusy(false);
+        setFailure(describeFailure(error));
+      },
+    );
+  };
+  const exportJob = () => {
+    if (job === null) return;
+    if (!job.ok) {
+      setFailure(job.failure);
+      return;
+    }
+    const parsed = ClusterTarget.safeParse(
+      Object.fromEntries(
+        targetFields.map(({ key }) => [key, numeric.has(key) ? Number(target[key]) : target[key]]),
+      ),
+    );
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      setFailure({
+        name: 'InvalidClusterTarget',
+        message: `${issue?.path.join('.') ?? 'target'}: ${issue?.message ?? 'invalid'}`,
+      });
+      return;
+    }
+    run(async () => {
+      const answer = await api.call('cluster.export', {
+        name: job.name,
+        config: job.config,
+        target: parsed.data,
+      });
+      setExported(answer.export);
+    });
+  };
+  const submit = () => {
+    if (exported === null) return;
+    run(async () => {
+      const answer = await api.call('cluster.submit', { exportId: exported.id });
+      setFollowId(answer.job.submissionId);
+    });
+  };
+
+  return (
+    <section
+      className="cluster-panel"
+      data-testid="cluster-panel"
+      aria-labelledby="cluster-panel-title"
+    >
+      <h2 id="cluster-panel-title">To the cluster</h2>
+      <div className="train-form">
+        {targetFields.map((field) => (
+          <label key={field.key}>
+            {field.label}
+            <input
+              value={target[field.key]}
+              style={{ width: field.width }}
+              type={numeric.has(field.key) ? 'number' : 'text'}
+              step={field.key === 'valFraction' ? 'any' : '1'}
+              onChange={(e) => {
+                setTarget((current) => ({ ...current, [field.key]: e.target.value }));
+              }}
+              data-testid={`cluster-${field.key}`}
+            />
+          </label>
+        ))}
+        <button type="button" onClick={exportJob} disabled={busy} data-testid="cluster-export">
+          Export to cluster
+        </button>
+        <button
+          type="button"
+          onClick={submit}
+          disabled={busy || exported === null}
+          data-testid="cluster-submit"
+          title="submits the export's entrypoint to the cluster of Settings > Cluster"
+        >
+          Submit
+        </button>
+      </div>
+      {failure && (
+        <p className="papers-failure" role="alert" data-testid="cluster-failure">
+          {failure.name}: {failure.message}
+        </p>
+      )}
+      {exported && (
+        <div className="cluster-export" data-testid="cluster-export-result">
+          <p>
+            <strong>{exported.name}</strong> · {exported.trainRows} train and {exported.valRows}{' '}
+            validation rows, in <code data-testid="cluster-export-dir">{exported.dir}</code>
+          </p>
+          <ul data-testid="cluster-export-files">
+            {exported.files.map((file) => (
+              <li key={file.name}>
+                <code>{file.name}</code> · {file.bytes.toLocaleString()} bytes
+              </li>
+            ))}
+          </ul>
+          <p className="settings-muted">
+            Copy this folder to <code>{exported.remoteDir}</code> on the cluster before submitting;
+            the job runs <code>{exported.entrypoint.slice(0, 160)}…</code>
+          </p>
+        </div>
+      )}
+      <ClusterJobs followId={followId} onFollow={setFollowId} />
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+// The Train form's fields as a TrainConfig (app/api): one builder for "Launch" and for "Export to
+// cluster", so both send the job the user sees. A refused field comes back named.
+import { TrainConfig } from '../../../../app/api/index.ts';
+import type { Failure } from '../papers/failure.ts';
+
+export type JobConfigResult =
+  { ok: true; name: string; config: TrainConfig } | { ok: false; failure: Failure };
+
+export function jobConfig(values: Readonly<Record<string, string>>): JobConfigResult {
+  const number = (key: string) => Number(values[key]);
+  const parsed = TrainConfig.safeParse({
+    baseModel: values.baseModel,
+    lora: { rank: number('rank'), alpha: number('alpha') },
+    learningRate: number('learningRate'),
+    groupSize: number('groupSize'),
+    batchSize: number('batchSize'),
+    beta: number('beta'),
+    maxTurns: number('maxTurns'),
+    maxDepth: number('maxDepth'),
+    maxChildren: number('maxChildren'),
+    steps: number('steps'),
+    checkpointEvery: number('checkpointEvery'),
+    reward: values.reward,
+    weighting: values.weighting,
+    ...(values.judge ? { judge: values.judge } : {}),
+    ...(values.datasetPath
+      ? { dataset: { path: values.datasetPath, format: values.datasetFormat } }
+      : {}),
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      ok: false,
+      failure: {
+        name: 'InvalidTrainConfig',
+        message: `${issue?.path.join('.') ?? 'config'}: ${issue?.message ?? 'invalid'}`,
+      },
+    };
+  }
+  const name = values.name?.trim() ?? '';
+  return { ok: true, name: name === '' ? 'run' : name, config: parsed.data };
+}
