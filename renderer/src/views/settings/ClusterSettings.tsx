@@ -77,6 +77,8 @@ export function ClusterSettings() {
             id="cluster-address"
             data-testid="cluster-address"
             value={address}
+            // Until the saved address arrives, so typing is not overwritten by it.
+            disabled={saved === null}
             placeholder="http://head-node:8265"
             spellCheck={false}
             onChange={(event) => {
@@ -93,6 +95,7 @@ export function ClusterSettings() {
                 type="password"
                 data-testid="cluster-token"
                 value={token}
+                disabled={saved === null}
                 autoComplete="new-password"
                 spellCheck={false}
                 placeholder={saved?.hasToken ? 'the new token' : 'only if the cluster asks for one'}
@@ -133,7 +136,7 @@ export function ClusterSettings() {
           <button
             type="submit"
             className="button primary"
-            disabled={busy}
+            disabled={busy || saved === null}
             data-testid="cluster-save"
           >
             Save
