@@ -1,7 +1,7 @@
 // "To the cluster" in Chromium against the real `rlm-studio serve` and a stand-in Ray job server on
 // 127.0.0.1 (training/cluster/ray-stand-in.ts): export the configured job (files in the workspace),
-// a named error while no cluster is set, the address and token saved in Settings (the token never
-// in the page), submit, follow a job to SUCCEEDED with its logs, and stop a second one.
+// named errors for a missing address and a proxy's page, the address and token saved in Settings
+// (the token never in the page), submit, follow a job to SUCCEEDED with its logs, stop a second one.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -109,6 +109,24 @@ describe('train: to the cluster', () => {
       .getByTestId('cluster-logs')
       .getByText(/step 2 reward/)
       .waitFor();
+    // A proxy's login page instead of the API: named, with the last state and logs still shown;
+    // the next poll after it goes away clears it.
+    server.override = () => ({
+      status: 200,
+      body: '<html><body>Sign in</body></html>',
+      contentType: 'text/html',
+    });
+    await page
+      .getByTestId('cluster-job-failure')
+      .getByText(/RayJobsError: .*not JSON/)
+      .waitFor();
+    expect(await panel().getAttribute('data-state')).toBe('RUNNING');
+    await page
+      .getByTestId('cluster-logs')
+      .getByText(/step 2 reward/)
+      .waitFor();
+    server.override = null;
+    await page.getByTestId('cluster-job-failure').waitFor({ state: 'detached' });
     server.finish(id);
     await waitForState('SUCCEEDED');
     await page.getByTestId('cluster-logs').getByText('Job finished successfully.').waitFor();
