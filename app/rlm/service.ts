@@ -230,10 +230,13 @@ export class RunService {
       },
     });
     this.#active.set(runId, run);
-    const finished = run.start().finally(() => {
+    const finished = run.start().finally(async () => {
       lease.release();
-      writer.flush();
-      this.#active.delete(runId);
+      try {
+        await writer.flushed();
+      } finally {
+        this.#active.delete(runId);
+      }
     });
     return {
       runId,

@@ -337,6 +337,9 @@ class EventQueue {
   #items: { writer: RunWriter; event: RunEvent }[] = [];
   #runs: (NewRun & { createdAt: number })[] = [];
   #timer: NodeJS.Timeout | null = null;
+  /** A flush at the end of this event-loop turn, for events that should not wait flushMs. */
+  #soon: NodeJS.Immediate | null = null;
+  #waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
 
   constructor(db: DatabaseSync, flushMs: number) {
     this.#db = db;
@@ -354,15 +357,48 @@ class EventQueue {
     }, this.#flushMs);
   }
 
+  #scheduleSoon(): void {
+    this.#soon ??= setImmediate(() => {
+      this.flush();
+    });
+  }
+
+  /**
+   * `urgent` events (a run's end) are written at the end of this event-loop turn rather than
+   * flushMs later: runs that end together (128 roots answered by one burst of replies) share one
+   * transaction instead of a sync each.
+   */
   push(writer: RunWriter, event: RunEvent, urgent: boolean): void {
     this.#items.push({ writer, event });
-    if (urgent) this.flush();
+    if (urgent) this.#scheduleSoon();
     else this.#schedule();
+  }
+
+  /** Resolves once everything queued now is written (at the end of this event-loop turn). */
+  flushed(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
+      this.#scheduleSoon();
+    });
   }
 
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    if (this.#soon) clearImmediate(this.#soon);
+    this.#soon = null;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    try {
+      this.#write();
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
+      throw error;
+    }
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  #write(): void {
     if (this.#items.length === 0 && this.#runs.length === 0) return;
     const items = this.#items;
     const runs = this.#runs;
@@ -445,6 +481,11 @@ export class RunWriter {
   /** Writes everything queued (of every run of the store) now. */
   flush(): void {
     this.#queue.flush();
+  }
+
+  /** Resolves once everything queued is written, batched with whatever else ends this turn. */
+  flushed(): Promise<void> {
+    return this.#queue.flushed();
   }
 }
 

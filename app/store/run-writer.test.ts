@@ -1,0 +1,65 @@
+// When a run's events reach the database: ordinary events within flushMs, a run's end at the end
+// of the event-loop turn it happened in (runs ending together share one transaction).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../api/index.ts';
+import { RunStore } from './runs.ts';
+import { databaseFileName, openWorkspace, type Workspace } from './workspace.ts';
+
+let dir: string;
+let workspace: Workspace;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rlm-writer-'));
+  workspace = openWorkspace(dir);
+});
+afterEach(() => {
+  workspace.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const finished = (at: number): RunEvent => ({
+  kind: 'run.finished',
+  at,
+  status: 'done',
+  answer: 'yes',
+  agents: 1,
+  turns: 1,
+  usage: { inputTokens: 1, outputTokens: 1 },
+  costUsd: null,
+  durationMs: 1,
+  error: null,
+});
+
+/** What another connection sees: only committed rows. */
+function committed(): { runs: number; done: number; events: number } {
+  const reader = new DatabaseSync(join(dir, databaseFileName), { readOnly: true });
+  try {
+    const count = (sql: string) => (reader.prepare(sql).get() as { n: number }).n;
+    return {
+      runs: count('SELECT count(*) AS n FROM runs'),
+      done: count("SELECT count(*) AS n FROM runs WHERE status = 'done'"),
+      events: count('SELECT count(*) AS n FROM run_events'),
+    };
+  } finally {
+    reader.close();
+  }
+}
+
+describe('RunWriter', () => {
+  it('writes runs that end in the same turn together, at the end of that turn', async () => {
+    const store = new RunStore(workspace.db, 60_000);
+    const writers = ['a', 'b', 'c'].map((id) =>
+      store.writer({ id, question: 'q', set: 's', model: 'scripted:x' }),
+    );
+    for (const writer of writers) writer.append(finished(Date.now()));
+    expect(committed()).toEqual({ runs: 0, done: 0, events: 0 });
+    const written = Promise.all(writers.map((writer) => writer.flushed()));
+    await nextTurn();
+    expect(committed()).toEqual({ runs: 3, done: 3, events: 3 });
+    await written;
+  });
+});
