@@ -1,6 +1,6 @@
 // Follows one Ray job: asks the engine for its state and the tail of its logs every `pollMs` while
 // it can still change, and once more when it ends. A failed poll is shown named beside the last
-// state and logs seen (nothing is dropped) and the next poll tries again.
+// state and logs seen (nothing is dropped) and the next poll, a little later each time, tries again.
 import { useCallback, useEffect, useState } from 'react';
 import { finishedRayJobStates, type ClusterJob } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
@@ -38,6 +38,8 @@ export function useClusterJob(submissionId: string | null, pollMs = 1000): Follo
     const run = { live: true };
     const stale = () => !run.live;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // A cluster that does not answer is asked less often (up to every 30 s) until it does.
+    let failures = 0;
     const poll = async () => {
       let finished = false;
       try {
@@ -49,10 +51,13 @@ export function useClusterJob(submissionId: string | null, pollMs = 1000): Follo
         if (stale()) return;
         setLogs(tail);
         setFailure(null);
+        failures = 0;
       } catch (error) {
+        failures += 1;
         if (run.live) setFailure(describeFailure(error));
       }
-      if (run.live && !finished) timer = setTimeout(() => void poll(), pollMs);
+      const wait = Math.min(pollMs * 2 ** failures, 30_000);
+      if (run.live && !finished) timer = setTimeout(() => void poll(), wait);
     };
     void poll();
     return () => {
