@@ -53,8 +53,8 @@ function testHost(): Host {
   return createHost({
     ...unused,
     'app.ping': ({ message }) => ({ message, receivedAt: 42 }),
-    'settings.get': () => ({ theme: 'system' }),
-    'settings.update': () => ({ theme: 'dark' }),
+    'settings.get': () => ({ theme: 'system', embeddingModel: null }),
+    'settings.update': () => ({ theme: 'dark', embeddingModel: null }),
     'dialog.openPaths': () => ({ paths: [], canceled: true }),
   });
 }

@@ -21,6 +21,11 @@ export type Theme = z.infer<typeof Theme>;
 
 export const Settings = z.object({
   theme: Theme,
+  /**
+   * A local sentence-embedding model folder (transformers.js layout) for the papers map; null
+   * when none. The engine checks the folder before saving it (EmbeddingModelFolderError).
+   */
+  embeddingModel: z.string().min(1).max(4096).nullable(),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -114,6 +114,21 @@ export const MapPoint = z.object({
 });
 export type MapPoint = z.infer<typeof MapPoint>;
 
+export const MapMethod = z.enum(['tfidf-pca', 'embeddings-pca']);
+export type MapMethod = z.infer<typeof MapMethod>;
+
+export const PassageMap = z.object({
+  method: MapMethod,
+  /** The embedding model's name when `method` is `embeddings-pca`. */
+  model: z.string().optional(),
+  /** The model folder's name set in Settings, null when none (the view offers the switch then). */
+  embeddingModel: z.string().nullable(),
+  /** Why embeddings were asked for and TF-IDF drew the map instead (a named error). */
+  fallback: z.object({ name: z.string(), message: z.string() }).optional(),
+  points: z.array(MapPoint),
+});
+export type PassageMap = z.infer<typeof PassageMap>;
+
 const setRef = z.object({ set: SetName }).strict();
 const paperRef = z.object({ set: SetName, id: z.string().min(1) }).strict();
 
@@ -223,9 +238,12 @@ export const paperCommands = {
     response: z.object({ fuzzy: z.boolean(), hits: z.record(z.string(), z.array(KeywordSnippet)) }),
   },
   'papers.map': {
-    summary: 'Passages of a set placed in 2D by text similarity (TF-IDF).',
-    request: setRef,
-    response: z.object({ method: z.string(), points: z.array(MapPoint) }),
+    summary:
+      'Passages of a set placed in 2D by text similarity: TF-IDF, or sentence embeddings from the local model set in Settings (auto: embeddings when one is set); falls back to TF-IDF with the reason.',
+    request: setRef
+      .extend({ method: z.enum(['auto', 'tfidf-pca', 'embeddings-pca']).default('auto') })
+      .strict(),
+    response: PassageMap,
   },
 } as const;
 

@@ -10,7 +10,7 @@ import {
   type Provider,
   type ProviderFactory,
 } from '../models/index.ts';
-import { PaperLibrary } from '../papers/index.ts';
+import { EmbeddingMaps, PaperLibrary } from '../papers/index.ts';
 import { ReplSandbox } from '../repl/index.ts';
 import { RunService, type SandboxFactory } from '../rlm/index.ts';
 import { EvalService } from '../evidence/index.ts';
@@ -18,8 +18,9 @@ import { EvalStore, replayLookup, RunStore, type Workspace } from '../store/inde
 import type { ClusterBackend } from './cluster-handlers.ts';
 import { findSavedEndpoint } from './endpoints-handlers.ts';
 import { trainingHandlers, type TrainerLauncher } from './training-handlers.ts';
-import { createEngineHost, type DialogService } from './engine.ts';
+import { createEngineHost, embeddingsDir, type DialogService } from './engine.ts';
 import { spawnTrainer } from './trainer-process.ts';
+import { loadEmbedderInProcess } from './embedder-process.ts';
 import type { Host } from './host.ts';
 
 export interface ComposeOptions {
@@ -85,7 +86,12 @@ export function composeEngine(options: ComposeOptions): Engine {
     options.now ?? Date.now,
     { launcher: options.trainer ?? spawnTrainer },
   );
+  const embeddings = new EmbeddingMaps({
+    cacheDir: embeddingsDir(workspace),
+    load: loadEmbedderInProcess,
+  });
   const host = createEngineHost({
+    embeddings,
     training,
     evals,
     evalStore,
@@ -113,6 +119,7 @@ export function composeEngine(options: ComposeOptions): Engine {
       await evals.dispose();
       await runs.dispose();
       await papers.dispose();
+      await embeddings.dispose();
     },
   };
 }

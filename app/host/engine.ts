@@ -1,9 +1,18 @@
 // Wires the engine's services into command handlers. The composition roots (the CLI's serve
 // command, Electron's main process) call this with what their shell can offer.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type AppInfo, type CommandArgs, type CommandResponse } from '../api/index.ts';
 import { FileApiKeyVault, type ApiKeyVault } from '../models/index.ts';
-import { SetSearch, type PaperLibrary } from '../papers/index.ts';
+import {
+  checkModelFolder,
+  EmbeddingMaps,
+  SetMaps,
+  SetSearch,
+  type ModelTypeCheck,
+  type PaperLibrary,
+} from '../papers/index.ts';
+import { knownModelTypeInProcess, loadEmbedderInProcess } from './embedder-process.ts';
 import type { EvalService } from '../evidence/index.ts';
 import type { RunService } from '../rlm/index.ts';
 import { RunStore, schemaVersion, type EvalStore, type Workspace } from '../store/index.ts';
@@ -47,6 +56,15 @@ export interface EngineOptions {
   /** SkyRL export and Ray jobs (training/cluster, given by the composition root). */
   cluster?: ClusterBackend | undefined;
   now?: () => number;
+  /** Sentence embeddings for the map (the composition root disposes them); a new one if absent. */
+  embeddings?: EmbeddingMaps | undefined;
+  /** Whether transformers.js knows a model type; asks the embedding process if absent. */
+  knownModelType?: ModelTypeCheck | undefined;
+}
+
+/** Where a workspace keeps its passage embeddings, one file per model. */
+export function embeddingsDir(workspace: Workspace): string {
+  return join(workspace.dir, 'embeddings');
 }
 
 export function appVersion(): string {
@@ -64,6 +82,13 @@ export function createEngineHost(options: EngineOptions): Host {
   const version = appVersion();
   const { papers } = options;
   const search = new SetSearch(papers);
+  const knownModelType = options.knownModelType ?? knownModelTypeInProcess;
+  const maps = new SetMaps(
+    search,
+    options.embeddings ??
+      new EmbeddingMaps({ cacheDir: embeddingsDir(workspace), load: loadEmbedderInProcess }),
+    knownModelType,
+  );
   const runStore = options.runStore ?? new RunStore(workspace.db);
   const host: Host = createHost(
     {
@@ -74,6 +99,7 @@ export function createEngineHost(options: EngineOptions): Host {
           host.emit(event);
         },
         now,
+        { maps, embeddingModel: () => workspace.settings.get().embeddingModel },
       ),
       ...runHandlers(
         options.runs,
@@ -117,7 +143,11 @@ export function createEngineHost(options: EngineOptions): Host {
       }),
       'app.ping': ({ message }) => ({ message, receivedAt: now() }),
       'settings.get': () => workspace.settings.get(),
-      'settings.update': (patch) => {
+      'settings.update': async (patch) => {
+        // A folder is saved only once it is one: the named error tells the user what is wrong.
+        if (typeof patch.embeddingModel === 'string') {
+          await checkModelFolder(patch.embeddingModel, knownModelType);
+        }
         const settings = workspace.settings.update(patch);
         host.emit({ kind: 'settings.changed', at: now(), settings });
         return settings;

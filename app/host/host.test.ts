@@ -81,7 +81,9 @@ describe('engine host', () => {
       payload: { theme: 'dark' },
     });
     expect(frame).toMatchObject({ ok: true, result: { theme: 'dark' } });
-    expect(seen).toEqual([{ kind: 'settings.changed', at: 1234, settings: { theme: 'dark' } }]);
+    expect(seen).toEqual([
+      { kind: 'settings.changed', at: 1234, settings: { theme: 'dark', embeddingModel: null } },
+    ]);
     stop();
     await host.handle({
       kind: 'request',
@@ -90,7 +92,7 @@ describe('engine host', () => {
       payload: { theme: 'light' },
     });
     expect(seen).toHaveLength(1);
-    expect(workspace.settings.get()).toEqual({ theme: 'light' });
+    expect(workspace.settings.get()).toEqual({ theme: 'light', embeddingModel: null });
   });
 
   it('refuses an invalid setting value without storing it', async () => {

@@ -1,7 +1,8 @@
 // The papers commands of app/api, answered by app/papers. Imports report progress as events and
 // drop the set's cached search indexes when they finish.
 import type { ApiEvent, CommandArgs, CommandResponse, IngestResult } from '../api/index.ts';
-import type { PaperLibrary, SetSearch } from '../papers/index.ts';
+import { basename } from 'node:path';
+import type { PaperLibrary, SetMaps, SetSearch } from '../papers/index.ts';
 
 type PaperCommand =
   | 'papers.sets'
@@ -21,11 +22,18 @@ export type PaperHandlers = {
   [C in PaperCommand]: (args: CommandArgs<C>) => Promise<CommandResponse<C>> | CommandResponse<C>;
 };
 
+/** The map's view of the workspace: how to draw a set, and the model folder set in Settings. */
+export interface MapServices {
+  maps: SetMaps;
+  embeddingModel: () => string | null;
+}
+
 export function paperHandlers(
   library: PaperLibrary,
   search: SetSearch,
   emit: (event: ApiEvent) => void,
   now: () => number,
+  mapping: MapServices,
 ): PaperHandlers {
   const progress =
     (set: string, importId: string) => (result: IngestResult, done: number, total: number) => {
@@ -69,9 +77,11 @@ export function paperHandlers(
       library.store.requireSet(set);
       return search.keyword(set, keyword, { window });
     },
-    'papers.map': ({ set }) => {
+    'papers.map': async ({ set, method }) => {
       library.store.requireSet(set);
-      return search.map(set);
+      const folder = mapping.embeddingModel();
+      const map = await mapping.maps.map(set, method, folder);
+      return { ...map, embeddingModel: folder === null ? null : basename(folder) };
     },
   };
 }

@@ -23,3 +23,5 @@ export {
 export { ExtractionPool } from './extract/pool.ts';
 export type { PdfExtraction } from './extract/extraction.ts';
 export { SetSearch } from './set-search.ts';
+export { SetMaps, type SetMap, type MapRequestMethod } from './set-map.ts';
+export * from './embed/index.ts';

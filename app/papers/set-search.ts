@@ -48,6 +48,11 @@ export class SetSearch {
     return indexes;
   }
 
+  /** The set's passages; the same array until the set changes (callers may key caches on it). */
+  passages(set: string): readonly Passage[] {
+    return this.#indexes(set).passages;
+  }
+
   keyword(set: string, keyword: string, options: KeywordSearchOptions = {}): KeywordSetResult {
     return this.#indexes(set).keyword.search(keyword, options);
   }

@@ -4,7 +4,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { Settings } from '../api/index.ts';
 import { transaction } from './database.ts';
 
-export const defaultSettings: Settings = { theme: 'system' };
+export const defaultSettings: Settings = { theme: 'system', embeddingModel: null };
 
 export class SettingsStore {
   readonly #db: DatabaseSync;

@@ -28,15 +28,15 @@ describe('workspace', () => {
 
   it('keeps settings across reopening and repairs a corrupt value', () => {
     const first = openWorkspace(dir);
-    expect(first.settings.get()).toEqual({ theme: 'system' });
+    expect(first.settings.get()).toEqual({ theme: 'system', embeddingModel: null });
     first.settings.update({ theme: 'dark' });
     first.close();
     const second = openWorkspace(dir);
-    expect(second.settings.get()).toEqual({ theme: 'dark' });
+    expect(second.settings.get()).toEqual({ theme: 'dark', embeddingModel: null });
     second.db.prepare("UPDATE settings SET value = '\"neon\"' WHERE key = 'theme'").run();
-    expect(second.settings.get()).toEqual({ theme: 'system' });
+    expect(second.settings.get()).toEqual({ theme: 'system', embeddingModel: null });
     second.db.prepare("UPDATE settings SET value = '{not json' WHERE key = 'theme'").run();
-    expect(second.settings.get()).toEqual({ theme: 'system' });
+    expect(second.settings.get()).toEqual({ theme: 'system', embeddingModel: null });
     second.close();
   });
 

@@ -1,7 +1,7 @@
 // mapPassages: deterministic, bounded, separates topics, and copes with degenerate sets.
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../search/index.ts';
-import { MAP_METHOD, PREVIEW_LENGTH, mapPassages } from './map.ts';
+import { MAP_METHOD, PREVIEW_LENGTH, mapDenseVectors, mapPassages } from './map.ts';
 
 function passage(paperId: string, text: string, start = 0): Passage {
   return { paperId, start, end: start + text.length, text };
@@ -97,5 +97,23 @@ describe('mapPassages', () => {
     expect(point?.preview.startsWith('First line second line word')).toBe(true);
     expect(point?.preview.length).toBeLessThanOrEqual(PREVIEW_LENGTH);
     expect(point?.preview.endsWith('…')).toBe(true);
+  });
+
+  it('places dense vectors (embeddings) by their principal axes', () => {
+    const unit = (...values: number[]) => Float32Array.from(values);
+    const passages = ['a', 'b', 'c', 'd'].map((id) => passage(id, `text ${id}`));
+    const map = mapDenseVectors(passages, [
+      unit(1, 0, 0),
+      unit(0.99, 0.1, 0),
+      unit(0, 0, 1),
+      unit(0, 0.1, 0.99),
+    ]);
+    expect(map.method).toBe('embeddings-pca');
+    const [a = 0, b = 0, c = 0, d = 0] = map.points.map((p) => p.x);
+    expect(Math.abs(a - b)).toBeLessThan(0.2);
+    expect(Math.abs(c - d)).toBeLessThan(0.2);
+    expect(Math.abs(a - c)).toBeGreaterThan(1.5);
+    expect(mapDenseVectors([], []).points).toEqual([]);
+    expect(() => mapDenseVectors(passages, [unit(1)])).toThrow('1 vectors for 4 passages');
   });
 });

@@ -1,9 +1,9 @@
-// The map of a paper set: every passage placed in 2D by text similarity (TF-IDF, then the top two
-// principal components). Coordinates lie in [-1, 1] with the aspect ratio kept, so distances along
-// both axes compare; the same passages always give the same map.
+// The map of a paper set: every passage placed in 2D by text similarity (TF-IDF or sentence
+// embeddings, then the top two principal components). Coordinates lie in [-1, 1] with the aspect
+// ratio kept, so distances along both axes compare; the same vectors always give the same map.
 import type { Passage } from '../search/index.ts';
 import { principalScores } from './projection.ts';
-import { tfidfVectors } from './tfidf.ts';
+import { tfidfVectors, type SparseVector } from './tfidf.ts';
 
 export interface MapPoint {
   paperId: string;
@@ -15,12 +15,15 @@ export interface MapPoint {
   preview: string;
 }
 
+export type MapMethod = 'tfidf-pca' | 'embeddings-pca';
+
 export interface PassageMap {
-  method: string;
+  method: MapMethod;
   points: MapPoint[];
 }
 
-export const MAP_METHOD = 'tfidf-pca';
+export const MAP_METHOD: MapMethod = 'tfidf-pca';
+export const EMBEDDINGS_METHOD: MapMethod = 'embeddings-pca';
 export const PREVIEW_LENGTH = 160;
 
 export function previewOf(text: string): string {
@@ -50,14 +53,17 @@ function fitToSquare(xs: Float64Array, ys: Float64Array): void {
   place(ys, yMin, yMax);
 }
 
-export function mapPassages(passages: readonly Passage[]): PassageMap {
-  if (passages.length === 0) return { method: MAP_METHOD, points: [] };
-  const { vocabulary, vectors } = tfidfVectors(passages.map((p) => p.text));
+function place(
+  passages: readonly Passage[],
+  vectors: readonly SparseVector[],
+  dimension: number,
+  method: MapMethod,
+): PassageMap {
   const [xs = new Float64Array(passages.length), ys = new Float64Array(passages.length)] =
-    principalScores(vectors, vocabulary.length, 2);
+    principalScores(vectors, dimension, 2);
   fitToSquare(xs, ys);
   return {
-    method: MAP_METHOD,
+    method,
     points: passages.map((p, i) => ({
       paperId: p.paperId,
       start: p.start,
@@ -67,4 +73,25 @@ export function mapPassages(passages: readonly Passage[]): PassageMap {
       preview: previewOf(p.text),
     })),
   };
+}
+
+export function mapPassages(passages: readonly Passage[]): PassageMap {
+  if (passages.length === 0) return { method: MAP_METHOD, points: [] };
+  const { vocabulary, vectors } = tfidfVectors(passages.map((p) => p.text));
+  return place(passages, vectors, vocabulary.length, MAP_METHOD);
+}
+
+/** The map from dense vectors (sentence embeddings), one per passage, all the same length. */
+export function mapDenseVectors(
+  passages: readonly Passage[],
+  vectors: readonly Float32Array[],
+): PassageMap {
+  if (passages.length === 0) return { method: EMBEDDINGS_METHOD, points: [] };
+  if (vectors.length !== passages.length) {
+    throw new Error(`${String(vectors.length)} vectors for ${String(passages.length)} passages`);
+  }
+  const dimension = vectors[0]?.length ?? 0;
+  const terms = Int32Array.from({ length: dimension }, (_, d) => d);
+  const dense = vectors.map((v) => ({ terms, weights: Float64Array.from(v) }));
+  return place(passages, dense, dimension, EMBEDDINGS_METHOD);
 }
