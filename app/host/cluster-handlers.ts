@@ -90,6 +90,15 @@ export class ClusterJobNotFoundError extends Error {
   }
 }
 
+export class ClusterSettingsDamagedError extends Error {
+  override readonly name = 'ClusterSettingsDamagedError';
+  constructor(key: string, problem: string) {
+    super(
+      `the settings row '${key}' in the workspace database is damaged (${problem}); delete it ("DELETE FROM settings WHERE key = '${key}'") and enter the cluster settings again`,
+    );
+  }
+}
+
 const StoredConnection = z.object({
   address: z.string().nullable(),
   tokenRef: z.string().optional(),
@@ -114,10 +123,17 @@ class SettingsRow<T> {
     const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(this.key) as
       { value: string } | undefined;
     if (row === undefined) return this.empty;
-    const parsed = this.schema.safeParse(JSON.parse(row.value));
+    let value: unknown;
+    try {
+      value = JSON.parse(row.value);
+    } catch {
+      throw new ClusterSettingsDamagedError(this.key, 'it is not JSON');
+    }
+    const parsed = this.schema.safeParse(value);
     if (!parsed.success) {
-      throw new Error(
-        `the settings row '${this.key}' in the workspace database is damaged (${parsed.error.issues[0]?.message ?? 'wrong shape'}); delete it and enter the cluster settings again`,
+      throw new ClusterSettingsDamagedError(
+        this.key,
+        parsed.error.issues[0]?.message ?? 'wrong shape',
       );
     }
     return parsed.data;

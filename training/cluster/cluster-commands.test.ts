@@ -219,4 +219,16 @@ describe('cluster commands', () => {
     ]);
     server = await startRayStandIn();
   });
+
+  it('names a damaged settings row instead of guessing', async () => {
+    workspace.db
+      .prepare(
+        "INSERT INTO settings (key, value, updated_at) VALUES ('cluster.connection', '{', 0)",
+      )
+      .run();
+    await expect(call('cluster.settings', {})).rejects.toMatchObject({
+      name: 'ClusterSettingsDamagedError',
+      message: /'cluster.connection'.*not JSON.*DELETE FROM settings/,
+    });
+  });
 });
