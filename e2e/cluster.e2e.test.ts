@@ -94,6 +94,7 @@ describe('train: to the cluster', () => {
     await page.getByTestId('cluster-token-stored').waitFor();
     expect(await page.getByTestId('cluster-address').inputValue()).toBe(server.address);
     expect(await page.content()).not.toContain(TOKEN);
+    await page.getByTestId('cluster-settings').scrollIntoViewIfNeeded();
     await screenshot(page, 'cluster-settings');
   });
 

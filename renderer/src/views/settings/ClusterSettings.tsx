@@ -68,7 +68,8 @@ export function ClusterSettings() {
       <p className="settings-muted">
         Where the Train view submits exported jobs (Ray Jobs REST API on the dashboard port). The
         token is sent as a bearer token, encrypted in the workspace folder and never shown again;
-        `rlm-studio cluster` uses both when no flag or RAY_ADDRESS / RAY_JOB_TOKEN is given.
+        <code>rlm-studio cluster</code> uses both when no flag or RAY_ADDRESS / RAY_JOB_TOKEN is
+        given.
       </p>
       <form className="endpoint-form" onSubmit={submit} data-testid="cluster-settings">
         <div className="settings-field">
