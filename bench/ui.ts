@@ -6,7 +6,7 @@
 // memory: JS heap (CDP) and the renderer process's peak RSS. Page code is passed as strings (this
 // file is type-checked without the DOM library). Ends with one JSON line of figures.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveApp } from '../e2e/harness.ts';
@@ -63,6 +63,9 @@ function rendererRss(userDataDir: string): number[] {
     });
 }
 
+// The machine may be shared: the load average before the run says how to read the times.
+const loadBefore = loadavg()[0] ?? 0;
+console.log(`load average (1 min) before the run: ${loadBefore.toFixed(2)}`);
 const app = await serveApp();
 const userDataDir = mkdtempSync(join(tmpdir(), 'rlm-bench-ui-'));
 const context = await chromium.launchPersistentContext(userDataDir, {
@@ -216,6 +219,7 @@ try {
   );
 
   const figures = {
+    load_average_1m_before: Number(loadBefore.toFixed(2)),
     stored_agents: 512,
     stored_turns: 5000,
     stored_events: stored.events,
