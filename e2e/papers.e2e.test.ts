@@ -1,9 +1,13 @@
 // The Papers view in Chromium against the real `rlm-studio serve` on a fresh workspace: import two
 // CC-BY PDFs and a non-PDF through the file input, read a paper beside its PDF, highlight a span of
-// its text on the right PDF page (by selection and by ?hl= link), search the set, open the map.
-import { readFileSync } from 'node:fs';
+// its text on the right PDF page (by selection and by ?hl= link), search the set, open the map (by
+// TF-IDF, then by sentence embeddings once a local model, written by the test, is set in Settings).
+import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTinyModel } from '../app/papers/embed/fixtures/tiny-model.ts';
 import { screenshot, openApp, type OpenedApp } from './harness.ts';
 
 /** A shared paper as a file to set on the input (playwright takes paths or buffers, not both). */
@@ -272,6 +276,46 @@ describe('papers view', () => {
     await page.getByTestId('pdf-highlight').first().waitFor();
     await drawnUnderHighlight();
     await screenshot(page, 'papers-map-passage');
+  });
+
+  it('draws the map from sentence embeddings once a local model is set in Settings', async () => {
+    const models = mkdtempSync(join(tmpdir(), 'rlm-e2e-models-'));
+    try {
+      const broken = writeTinyModel(join(models, 'broken-model'));
+      unlinkSync(join(broken, 'tokenizer.json'));
+      const model = writeTinyModel(join(models, 'tiny-model'));
+      await page.getByTestId('nav-settings').click();
+      const folder = page.getByTestId('embedding-folder');
+      await expect.poll(() => folder.isEnabled()).toBe(true);
+      await folder.fill(broken);
+      await page.getByTestId('embedding-save').click();
+      await expect
+        .poll(() => page.getByTestId('embedding-settings-failure').textContent())
+        .toContain("EmbeddingModelFolderError: '" + broken);
+      await folder.fill(model);
+      await page.getByTestId('embedding-save').click();
+      // Saving asks the embedding process whether transformers.js knows the model type.
+      await expect
+        .poll(() => page.getByTestId('embedding-saved').textContent(), { timeout: 30_000 })
+        .toContain(`the map embeds with ${model}`);
+
+      await goToHash(`#/papers?set=${encodeURIComponent(set)}&tab=map`);
+      const method = page.getByTestId('map-method');
+      await expect
+        .poll(() => method.textContent(), { timeout: 60_000 })
+        .toContain('embeddings-pca, tiny-model');
+      expect(await page.getByTestId('map-fallback').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('map-point').count()).toBeGreaterThan(10);
+      await screenshot(page, 'papers-map-embeddings');
+      await page.getByTestId('map-method-tfidf-pca').click();
+      await expect.poll(() => method.textContent(), { timeout: 30_000 }).toContain('(tfidf-pca)');
+      await page.getByTestId('map-method-embeddings-pca').click();
+      await expect
+        .poll(() => method.textContent(), { timeout: 30_000 })
+        .toContain('embeddings-pca, tiny-model');
+    } finally {
+      rmSync(models, { recursive: true, force: true });
+    }
   });
 
   it('shows a QASPER paper as text only, saying there is no PDF', async () => {

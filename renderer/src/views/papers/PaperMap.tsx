@@ -1,9 +1,12 @@
 // The set's passages placed in 2D by text similarity ('papers.map'), as an SVG scatter coloured by
-// paper with a legend. Hovering a point shows its passage; clicking opens it in the reader.
+// paper with a legend. Hovering a point shows its passage; clicking opens it in the reader. With an
+// embedding model set in Settings the map is drawn from sentence embeddings, and the user can
+// switch to TF-IDF and back; a model that fails shows its named reason over the TF-IDF map.
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { MapPoint } from '../../../../app/api/index.ts';
+import type { CommandRequest, MapPoint, PassageMap } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
+import { useApiEvent } from '../../api/useApiEvent.ts';
 import { mapPosition, paperColours, type MapFrame } from './map-layout.ts';
 import { papersHref } from './route.ts';
 import { useEngineQuery } from './use-engine-query.ts';
@@ -16,12 +19,54 @@ export interface PaperMapProps {
 
 const frame: MapFrame = { width: 800, height: 520, padding: 16 };
 
+type MapMethodChoice = NonNullable<CommandRequest<'papers.map'>['method']>;
+
+function methodLabel(map: PassageMap): string {
+  return map.method === 'embeddings-pca' ? `embeddings-pca, ${map.model ?? 'model'}` : map.method;
+}
+
+/** TF-IDF or embeddings, shown only when a model is set (else TF-IDF is all there is). */
+function MethodSwitch(props: { map: PassageMap; onChoose: (method: MapMethodChoice) => void }) {
+  const { map, onChoose } = props;
+  if (map.embeddingModel === null) return null;
+  const choices: { method: MapMethodChoice; label: string }[] = [
+    { method: 'embeddings-pca', label: `Embeddings (${map.embeddingModel})` },
+    { method: 'tfidf-pca', label: 'TF-IDF' },
+  ];
+  return (
+    <div className="paper-map-methods" role="group" aria-label="Map method">
+      {choices.map(({ method, label }) => (
+        <button
+          key={method}
+          type="button"
+          className="button"
+          aria-pressed={map.method === method && !map.fallback}
+          data-testid={`map-method-${method}`}
+          onClick={() => {
+            onChoose(method);
+          }}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 export function PaperMap({ set, titles }: PaperMapProps) {
   const api = useApi();
   const navigate = useNavigate();
-  const map = useEngineQuery(JSON.stringify(['map', set]), () => api.call('papers.map', { set }), {
-    refreshOnSetsChanged: true,
+  const [method, setMethod] = useState<MapMethodChoice>('auto');
+  // A model set or removed in Settings redraws the map.
+  const [settingsGeneration, setSettingsGeneration] = useState(0);
+  useApiEvent('settings.changed', () => {
+    setSettingsGeneration((n) => n + 1);
   });
+  const map = useEngineQuery(
+    JSON.stringify(['map', set, method, settingsGeneration]),
+    () => api.call('papers.map', { set, method }),
+    { refreshOnSetsChanged: true },
+  );
   const [hovered, setHovered] = useState<MapPoint | null>(null);
   const [emphasis, setEmphasis] = useState<string | null>(null);
 
@@ -32,8 +77,16 @@ export function PaperMap({ set, titles }: PaperMapProps) {
       </p>
     );
   }
-  if (map.status !== 'ready') return <p className="papers-muted">Placing the passages…</p>;
-  const { points, method } = map.value;
+  if (map.status !== 'ready') {
+    return (
+      <p className="papers-muted">
+        {method === 'tfidf-pca'
+          ? 'Placing the passages…'
+          : 'Placing the passages (embedding them the first time a model sees them)…'}
+      </p>
+    );
+  }
+  const { points, fallback } = map.value;
   if (points.length === 0) return <p className="papers-muted">No passages to place yet.</p>;
 
   const colours = paperColours(
@@ -49,10 +102,18 @@ export function PaperMap({ set, titles }: PaperMapProps) {
 
   return (
     <div className="paper-map" data-testid="paper-map">
-      <p className="papers-muted">
-        {points.length.toLocaleString()} passages placed by text similarity ({method}). Hover a
-        point to read it; click to open it.
-      </p>
+      <div className="paper-map-head">
+        <p className="papers-muted" data-testid="map-method">
+          {points.length.toLocaleString()} passages placed by text similarity (
+          {methodLabel(map.value)}). Hover a point to read it; click to open it.
+        </p>
+        <MethodSwitch map={map.value} onChoose={setMethod} />
+      </div>
+      {fallback && (
+        <p className="papers-failure" role="alert" data-testid="map-fallback">
+          Embeddings could not be used, so TF-IDF drew this map. {fallback.name}: {fallback.message}
+        </p>
+      )}
       <div className="paper-map-body">
         <svg
           className="paper-map-plot"

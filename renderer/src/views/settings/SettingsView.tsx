@@ -1,9 +1,11 @@
 // Settings > Models: the endpoints runs can use (a list, a form to add or edit one, a test of
-// each) and the models of a local Ollama; below them the Ray cluster the Train view submits to.
+// each) and the models of a local Ollama; below them the papers map's embedding model and the Ray
+// cluster the Train view submits to.
 // Keys and the cluster token go in through the forms and never come back out.
 import { useState } from 'react';
 import type { ModelEndpointView } from '../../../../app/api/index.ts';
 import { ClusterSettings } from './ClusterSettings.tsx';
+import { EmbeddingModelSettings } from './EmbeddingModelSettings.tsx';
 import { EndpointForm } from './EndpointForm.tsx';
 import { EndpointList } from './EndpointList.tsx';
 import { editEndpointForm, newEndpointForm, type EndpointFormState } from './endpoint-form.ts';
@@ -59,6 +61,7 @@ export function SettingsView() {
         />
       </section>
       <OllamaPanel endpoints={endpoints.status === 'ready' ? endpoints.endpoints : []} />
+      <EmbeddingModelSettings />
       <ClusterSettings />
     </section>
   );

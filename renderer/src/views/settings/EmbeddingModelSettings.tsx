@@ -1,0 +1,148 @@
+// Settings > Embeddings: the local sentence-embedding model folder the papers map can use
+// (transformers.js layout). The engine checks the folder before saving it, so a folder that is not
+// one comes back as its named error (EmbeddingModelFolderError, EmbeddingModelTypeError).
+import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useApi } from '../../api/ApiContext.tsx';
+import { useApiEvent } from '../../api/useApiEvent.ts';
+import { useAppInfo } from '../../shell/useAppInfo.ts';
+import { describeFailure, type Failure } from './useModelEndpoints.ts';
+
+export function EmbeddingModelSettings() {
+  const api = useApi();
+  const appInfo = useAppInfo();
+  const [saved, setSaved] = useState<string | null | undefined>(undefined);
+  const [folder, setFolder] = useState('');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  useApiEvent('settings.changed', () => {
+    setGeneration((n) => n + 1);
+  });
+
+  useEffect(() => {
+    let live = true;
+    api.call('settings.get', {}).then(
+      (settings) => {
+        if (!live) return;
+        setSaved(settings.embeddingModel);
+        setFolder(settings.embeddingModel ?? '');
+      },
+      (error: unknown) => {
+        if (live) setFailure(describeFailure(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, generation]);
+
+  const save = (embeddingModel: string | null) => {
+    setBusy(true);
+    setFailure(null);
+    api.call('settings.update', { embeddingModel }).then(
+      (settings) => {
+        setBusy(false);
+        setSaved(settings.embeddingModel);
+        setFolder(settings.embeddingModel ?? '');
+      },
+      (error: unknown) => {
+        setBusy(false);
+        setFailure(describeFailure(error));
+      },
+    );
+  };
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const trimmed = folder.trim();
+    save(trimmed === '' ? null : trimmed);
+  };
+  const choose = () => {
+    api
+      .call('dialog.openPaths', {
+        title: 'Embedding model folder',
+        directories: true,
+        multiple: false,
+      })
+      .then(
+        ({ paths, canceled }) => {
+          const [path] = paths;
+          if (!canceled && path !== undefined) setFolder(path);
+        },
+        (error: unknown) => {
+          setFailure(describeFailure(error));
+        },
+      );
+  };
+  const nativeDialogs = appInfo.status === 'ready' && appInfo.info.capabilities.nativeDialogs;
+
+  return (
+    <section className="settings-section" aria-labelledby="embeddings-title">
+      <h2 id="embeddings-title" className="settings-subheading">
+        Embedding model
+      </h2>
+      <p className="settings-muted">
+        A local sentence-embedding model for the papers map: a Hugging Face folder in
+        transformers.js layout (config.json, tokenizer.json, onnx/model.onnx). Nothing is
+        downloaded; without one the map uses TF-IDF.
+      </p>
+      <form className="endpoint-form" onSubmit={submit} data-testid="embedding-settings">
+        <div className="settings-field">
+          <label htmlFor="embedding-folder">Model folder</label>
+          <div className="settings-row">
+            <input
+              id="embedding-folder"
+              data-testid="embedding-folder"
+              value={folder}
+              disabled={saved === undefined}
+              placeholder="/models/all-MiniLM-L6-v2"
+              spellCheck={false}
+              onChange={(event) => {
+                setFolder(event.target.value);
+              }}
+            />
+            {nativeDialogs && (
+              <button type="button" className="button" onClick={choose}>
+                Choose…
+              </button>
+            )}
+          </div>
+        </div>
+        <div className="endpoint-form-actions">
+          <button
+            type="submit"
+            className="button primary"
+            disabled={busy || saved === undefined}
+            data-testid="embedding-save"
+          >
+            Save
+          </button>
+          {saved && (
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              data-testid="embedding-remove"
+              onClick={() => {
+                save(null);
+              }}
+            >
+              Remove
+            </button>
+          )}
+          {saved !== undefined && (
+            <span className="settings-muted" data-testid="embedding-saved">
+              {saved === null
+                ? 'no model set: the map uses TF-IDF'
+                : `the map embeds with ${saved}`}
+            </span>
+          )}
+        </div>
+        {failure && (
+          <p className="settings-failure" role="alert" data-testid="embedding-settings-failure">
+            {failure.name}: {failure.message}
+          </p>
+        )}
+      </form>
+    </section>
+  );
+}
