@@ -1,201 +1,233 @@
 // `npm run bench:train`: a miniature of the published recipe on CPU (RLM-SPEC section 5). A toy
-// evidence task (find the one sentence about a given thing in a set of one-sentence papers), the
-// real RLM scaffold and REPL, stories260K with LoRA as the policy. Prints pass@16 before SFT, after
-// SFT on scripted teacher traces, then the held-out mean reward before and after GRPO, the curve,
-// and one JSON line. Seeds are fixed and printed; the held-out questions are never trained on.
+// evidence task (bench/train-task.ts), the real RLM scaffold and REPL, stories260K with LoRA as the
+// policy. Prints pass@16 before SFT, after SFT on scripted teacher traces, then the held-out mean
+// reward before and after GRPO, the curve, and one JSON line. Seeds are fixed and printed; the
+// held-out questions are never trained on, and every setting was chosen with BENCH_DEV=1 (a dev
+// split of the training questions) before the held-out figures were looked at.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evidencePaper, type EvidenceQuestion } from '../app/evidence/index.ts';
+import { evidencePaper, type EvidencePaper, type EvidenceQuestion } from '../app/evidence/index.ts';
 import { composeEngine } from '../app/host/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { loadLocalModel, LoraPolicy } from '../training/engine/index.ts';
-import { adaptersOf, policySampler, samplingFollows } from '../training/rl/local-job.ts';
+import { mixSeed } from '../training/rl/grpo-step.ts';
+import {
+  adaptersOf,
+  policySampler,
+  policySpec,
+  samplingFollows,
+  samplingWindow,
+} from '../training/rl/policy-sampler.ts';
 import { rlmEnvironment } from '../training/rl/rlm-rollouts.ts';
 import { runSftJob, selectSftTurns } from '../training/rl/sft.ts';
 import { runGrpoJob } from '../training/rl/trainer.ts';
+import { stepSamples } from '../training/rl/trajectory.ts';
+import { madeUpThings, storyThings, teacherReply, toySet } from './train-task.ts';
 
-const SEED = Number(process.env.BENCH_SEED ?? 1);
-const GRPO_STEPS = Number(process.env.BENCH_GRPO_STEPS ?? 20);
-const SFT_EPOCHS = Number(process.env.BENCH_SFT_EPOCHS ?? 40);
-const TEMPERATURE = Number(process.env.BENCH_TEMPERATURE ?? 0.7);
+const env = process.env;
+const SEED = Number(env.BENCH_SEED ?? 1);
+/** Evaluation rollouts use the same seeds at every checkpoint (before SFT, after SFT, after GRPO). */
+const EVAL_SEED = 1000 + SEED;
+const DEV = env.BENCH_DEV === '1';
+const SFT_STEPS = Number(env.BENCH_SFT_STEPS ?? 30);
+const GRPO_STEPS = Number(env.BENCH_GRPO_STEPS ?? 20);
+const SFT_THINGS = Number(env.BENCH_SFT_THINGS ?? 160);
+const K = 16;
+const settings = {
+  lora: { rank: 8, alpha: 16, targets: ['wq', 'wk', 'wv', 'wo', 'w1', 'w2', 'w3'] },
+  sampling: {
+    temperature: Number(env.BENCH_TEMPERATURE ?? 1),
+    maxTokens: 32,
+    context: 256,
+    maxBatch: 8,
+  },
+  sft: { batchSize: 4, learningRate: Number(env.BENCH_SFT_LR ?? 3e-3) },
+  grpo: {
+    groupSize: 8,
+    batchSize: 4,
+    learningRate: Number(env.BENCH_GRPO_LR ?? 2e-3),
+    microBatch: 8,
+  },
+};
 const began = performance.now();
 const elapsed = () => ((performance.now() - began) / 1000).toFixed(0);
-
-const things = [
-  'cat',
-  'dog',
-  'bird',
-  'fish',
-  'ball',
-  'tree',
-  'cake',
-  'frog',
-  'duck',
-  'bear',
-  'boat',
-  'sun',
-];
-const colours = [
-  'red',
-  'blue',
-  'green',
-  'big',
-  'small',
-  'happy',
-  'sad',
-  'old',
-  'new',
-  'soft',
-  'tall',
-  'hot',
-];
-const sentence = (i: number) => `The ${things[i] ?? ''} is ${colours[i] ?? ''}.`;
-const heldOutWords = new Set(['frog', 'duck', 'bear', 'boat']);
+function log(line: string): void {
+  console.log(`[${elapsed()} s] ${line}`);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'rlm-bench-train-'));
 const workspace = openWorkspace(join(dir, 'ws'));
 const modelPath = new URL('../../shared/data/models/stories260K/stories260K.bin', import.meta.url)
   .pathname;
 const local = await loadLocalModel(modelPath);
-const lora = { rank: 8, alpha: 16, targets: ['wq', 'wk', 'wv', 'wo', 'w1', 'w2', 'w3'] };
-const policy = new LoraPolicy(local, { lora, loraInit: { seed: SEED } });
-const sampler = await policySampler(local, adaptersOf(policy), lora, {
-  temperature: TEMPERATURE,
-  maxTokens: 64,
+const { lora, sampling } = settings;
+const policy = new LoraPolicy(local, {
+  lora,
+  loraInit: { seed: SEED },
+  window: samplingWindow(local, sampling),
 });
+const sampler = await policySampler(local, adaptersOf(policy), lora, sampling);
 const engine = composeEngine({
   workspace,
   shell: 'serve',
-  providers: { policy: () => sampler.provider },
+  providers: { policy: (target) => sampler.provider(target) },
 });
 
-// The paper set: one sentence each; the question names the thing, the answer is its sentence.
-const papers = Object.fromEntries(
-  things.map((thing, i) => [
-    `p${i}`,
-    {
-      title: `Note ${i}`,
-      abstract: '',
-      full_text: [{ section_name: null, paragraphs: [sentence(i)] }],
-    },
-  ]),
-);
-await engine.papers.importBytes('toy', [
-  { name: 'toy.json', data: new TextEncoder().encode(JSON.stringify(papers)) },
-]);
-const questions: EvidenceQuestion[] = things.map((thing, i) => ({
-  id: thing,
-  question: `Which sentence is about the ${thing}?`,
-  set: 'toy',
-  paperIds: null,
-  gold: [{ paperId: `p${i}`, text: sentence(i) }],
-  metadata: {},
-}));
-const train = questions.filter((q) => !heldOutWords.has(q.id));
-const heldOut = questions.filter((q) => heldOutWords.has(q.id));
-const papersOf = (q: EvidenceQuestion) =>
-  engine.papers.store.texts(q.set).map((p) => evidencePaper(p.id, p.title, p.abstract, p.fullText));
+// Task data (fixed seeds, not the job's): GRPO's set, the dev and held-out sets (the same
+// questions over other papers) and the teacher's set of made-up things.
+const tokensBetweenQuotes = (word: string) =>
+  local.tokenizer.encode(`"${word}"`, { addBos: false }).length -
+  local.tokenizer.encode('""', { addBos: false }).length;
+const sets = {
+  toy: toySet('toy', storyThings, 11),
+  'toy-dev': toySet('toy-dev', storyThings, 12),
+  'toy-heldout': toySet('toy-heldout', storyThings, 13),
+  'toy-sft': toySet(
+    'toy-sft',
+    madeUpThings(SFT_THINGS, 14, (word) => tokensBetweenQuotes(word) === 3),
+    15,
+    { distractors: false },
+  ),
+};
+for (const [set, { questions }] of Object.entries(sets)) {
+  const long = questions.filter((q) => tokensBetweenQuotes(String(q.metadata.thing)) !== 3);
+  if (long.length > 0) throw new Error(`${set}: things not three tokens long: ${long.length}`);
+}
+const papersBySet = new Map<string, EvidencePaper[]>();
+for (const [set, { papers }] of Object.entries(sets)) {
+  await engine.papers.importBytes(set, [
+    { name: `${set}.json`, data: new TextEncoder().encode(JSON.stringify(papers)) },
+  ]);
+  papersBySet.set(
+    set,
+    engine.papers.store.texts(set).map((p) => evidencePaper(p.id, p.title, p.abstract, p.fullText)),
+  );
+}
+const heldOut = DEV ? sets['toy-dev'].questions : sets['toy-heldout'].questions;
+const rlSet = sets.toy.questions;
+const sftSet = sets['toy-sft'].questions;
 const budgets = { maxTurns: 1, maxDepth: 0 };
-const env = rlmEnvironment({
+const task = rlmEnvironment({
   runs: engine.runs,
   store: engine.runStore,
-  model: () => 'policy:current',
+  model: (rollout) => policySpec(rollout.seed),
   budgets,
   promptStyle: 'short',
-  papersOf,
+  papersOf: (q) => papersBySet.get(q.set) ?? [],
 });
 await engine.runs.warm();
 
+interface Evaluation {
+  mean: number;
+  pass: number;
+  /** One sampled reply, to show what the policy writes. */
+  example: string;
+}
+
 /** Mean reward and pass@k (share of questions with a reward > 0 in k samples) on `set`. */
-async function evaluate(
-  set: readonly EvidenceQuestion[],
-  k: number,
-): Promise<{ mean: number; pass: number }> {
-  const rewards = await Promise.all(
-    set.map(async (question) =>
+async function evaluate(set: readonly EvidenceQuestion[], k: number): Promise<Evaluation> {
+  const rollouts = await Promise.all(
+    set.map(async (question, q) =>
       Promise.all(
         Array.from({ length: k }, async (_, index) => {
-          const outcome = await env.rollout(question, { step: 0, index, seed: index });
-          return (await env.reward(question, outcome)).reward;
+          const seed = mixSeed(EVAL_SEED, q, index);
+          const outcome = await task.rollout(question, { step: 0, index, seed });
+          const { reward } = await task.reward(question, outcome);
+          return { reward, reply: stepSamples(outcome.events)[0]?.response ?? '' };
         }),
       ),
     ),
   );
-  const flat = rewards.flat();
+  const flat = rollouts.flat();
   return {
-    mean: flat.reduce((s, r) => s + r, 0) / flat.length,
-    pass: rewards.filter((r) => r.some((x) => x > 0)).length / set.length,
+    mean: flat.reduce((s, r) => s + r.reward, 0) / flat.length,
+    pass: rollouts.filter((r) => r.some((x) => x.reward > 0)).length / set.length,
+    example: flat[0]?.reply ?? '',
   };
 }
 
+const report = (when: string, e: Evaluation) => {
+  log(
+    `${when}: ${DEV ? 'dev' : 'held-out'} pass@${K} ${e.pass.toFixed(3)}, mean reward ${e.mean.toFixed(3)}; a reply: ${JSON.stringify(e.example)}`,
+  );
+};
+
 console.log(
-  `seed ${SEED}; ${train.length} training and ${heldOut.length} held-out questions (${[...heldOutWords].join(', ')})`,
+  `seeds: job ${SEED}, LoRA init ${SEED}, evaluation ${EVAL_SEED}; ${sftSet.length} SFT, ${rlSet.length} GRPO and ${heldOut.length} ${DEV ? 'dev' : 'held-out'} questions in set ${heldOut[0]?.set ?? '-'}`,
 );
-const before = await evaluate(heldOut, 16);
-console.log(
-  `[${elapsed()} s] before SFT: held-out pass@16 ${before.pass.toFixed(3)}, mean reward ${before.mean.toFixed(3)}`,
-);
+console.log(`settings: ${JSON.stringify(settings)}; SFT ${SFT_STEPS} steps, GRPO ${GRPO_STEPS}`);
+const before = await evaluate(heldOut, K);
+report('before SFT', before);
 
 // Teacher traces: the scripted model writes what a good policy would, over the real REPL.
-const teacherRuns = [];
-for (const question of train) {
-  const file = join(dir, `teacher-${question.id}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({ '0': [`\`\`\`repl\nFINAL_VAR(search(context, "${question.id}"))\n\`\`\``] }),
-  );
-  const run = await engine.runs.start({
-    set: 'toy',
-    question: question.question,
-    model: `scripted:${file}`,
-    budgets,
-    promptStyle: 'short',
-  });
-  await run.finished;
-  const events = engine.runStore.events(run.runId);
-  const reward = await env.reward(question, { runId: run.runId, events });
-  teacherRuns.push({ runId: run.runId, events, spanF1: reward.reward });
-}
+const teacherRuns = await Promise.all(
+  sftSet.map(async (question) => {
+    const file = join(dir, `teacher-${question.id}.json`);
+    writeFileSync(file, JSON.stringify({ '0': [teacherReply(question)] }));
+    const run = await engine.runs.start({
+      set: question.set,
+      question: question.question,
+      model: `scripted:${file}`,
+      budgets,
+      promptStyle: 'short',
+    });
+    await run.finished;
+    const events = engine.runStore.events(run.runId);
+    const reward = await task.reward(question, { runId: run.runId, events });
+    return { runId: run.runId, events, spanF1: reward.reward };
+  }),
+);
 const selection = selectSftTurns(teacherRuns, policy);
-const lengths = selection.turns.map((t) => `${t.prompt.length}+${t.response.length}`);
-console.log(`turn lengths (prompt+response tokens): ${lengths.join(' ')}`);
-console.log(
-  `[${elapsed()} s] teacher traces: ${selection.accepted.length} kept, ${selection.rejected.length} dropped`,
+const [first] = selection.turns;
+const replyTokens = selection.turns.map((t) => t.response.length);
+log(
+  `teacher traces: ${selection.accepted.length} kept, ${selection.rejected.length} dropped; mean span F1 ${mean(teacherRuns.map((r) => r.spanF1)).toFixed(3)}; tokens per turn: prompt ${first?.prompt.length ?? 0}, reply ${Math.min(...replyTokens)} to ${Math.max(...replyTokens)}; e.g. ${sftSet[0] ? JSON.stringify(teacherReply(sftSet[0])) : '-'}`,
 );
-await runSftJob({
-  policy,
-  turns: selection.turns,
-  epochs: SFT_EPOCHS,
-  batchSize: 4,
-  learningRate: 3e-3,
-  dir: join(dir, 'sft'),
-  onStep: (m) => {
-    if (m.step % 10 === 0)
-      console.log(`[${elapsed()} s] SFT step ${m.step}: loss ${m.loss.toFixed(4)}`);
-  },
-});
+// SFT turns in epochs over the kept traces (each epoch in a seeded order), until SFT_STEPS steps.
+const orders: number[][] = [];
+const sftTurns = Array.from({ length: SFT_STEPS * settings.sft.batchSize }, (_, i) => {
+  const n = selection.turns.length;
+  const epoch = Math.floor(i / n);
+  orders[epoch] ??= shuffled(n, mixSeed(SEED, epoch));
+  return selection.turns[orders[epoch][i % n] ?? 0];
+}).filter((turn) => turn !== undefined);
+const sftLoss: number[] = [];
+// BENCH_SFT_EVAL_EVERY=N (with BENCH_DEV=1, for choosing SFT_STEPS): the dev figures every N steps.
+const evalEvery = DEV ? Number(env.BENCH_SFT_EVAL_EVERY ?? SFT_STEPS) : SFT_STEPS;
+for (let done = 0; done < SFT_STEPS; done += evalEvery) {
+  const steps = Math.min(evalEvery, SFT_STEPS - done);
+  await runSftJob({
+    policy,
+    turns: sftTurns.slice(done * settings.sft.batchSize, (done + steps) * settings.sft.batchSize),
+    epochs: 1,
+    ...settings.sft,
+    dir: join(dir, `sft-${done}`),
+    onStep: (m) => {
+      sftLoss.push(m.loss);
+      const step = done + m.step;
+      if (step % 10 === 0 || step === SFT_STEPS) log(`SFT step ${step}: loss ${m.loss.toFixed(4)}`);
+    },
+  });
+  if (done + steps < SFT_STEPS) {
+    await sampler.refresh();
+    report(`SFT step ${done + steps}`, await evaluate(heldOut, K));
+  }
+}
 await sampler.refresh();
-const afterSft = await evaluate(heldOut, 16);
-const probe = train[0];
-const sample = probe ? await env.rollout(probe, { step: 0, index: 0, seed: 0 }) : null;
-const said = sample?.events.find((e) => e.kind === 'model.done');
-console.log(
-  `a rollout on a training question after SFT says: ${JSON.stringify(said?.kind === 'model.done' ? said.text : null)}`,
-);
-console.log(
-  `[${elapsed()} s] after SFT: held-out pass@16 ${afterSft.pass.toFixed(3)}, mean reward ${afterSft.mean.toFixed(3)}`,
-);
+const afterSft = await evaluate(heldOut, K);
+report('after SFT', afterSft);
 
 const curve: number[] = [];
 await runGrpoJob({
-  policy: samplingFollows(policy, sampler.refresh),
-  questions: train,
-  ...env,
+  policy: samplingFollows(policy, () => sampler.refresh()),
+  questions: rlSet,
+  ...task,
+  microBatch: settings.grpo.microBatch,
   config: {
-    groupSize: 8,
-    batchSize: 4,
-    learningRate: 3e-3,
+    groupSize: settings.grpo.groupSize,
+    batchSize: settings.grpo.batchSize,
+    learningRate: settings.grpo.learningRate,
     beta: 0,
     clipLow: 0.2,
     clipHigh: 0.2,
@@ -207,30 +239,66 @@ await runGrpoJob({
   dir: join(dir, 'grpo'),
   onStep: (m) => {
     curve.push(m.rewardMean ?? 0);
-    console.log(
-      `[${elapsed()} s] GRPO step ${m.step}: train reward ${m.rewardMean?.toFixed(3) ?? '-'}, loss ${m.loss.toFixed(4)}, grad norm ${m.gradNorm.toFixed(3)}`,
+    log(
+      `GRPO step ${m.step}: train reward ${m.rewardMean?.toFixed(3) ?? '-'} (min ${m.rewardMin?.toFixed(2) ?? '-'}, max ${m.rewardMax?.toFixed(2) ?? '-'}), loss ${m.loss.toFixed(4)}, grad norm ${m.gradNorm.toFixed(3)}, entropy ${m.entropy?.toFixed(3) ?? '-'}`,
     );
   },
 });
-const afterGrpo = await evaluate(heldOut, 16);
-console.log(
-  `[${elapsed()} s] after GRPO: held-out pass@16 ${afterGrpo.pass.toFixed(3)}, mean reward ${afterGrpo.mean.toFixed(3)}`,
-);
+const afterGrpo = await evaluate(heldOut, K);
+report('after GRPO', afterGrpo);
 
 await engine.dispose();
 workspace.close();
 policy.dispose();
 rmSync(dir, { recursive: true, force: true });
+const gain = afterGrpo.mean - afterSft.mean;
+const goals = {
+  before_sft_pass_is_0: before.pass === 0,
+  after_sft_pass_above_0: afterSft.pass > 0,
+  grpo_gain_at_least_0_2: gain >= 0.2,
+};
+console.log(
+  `goals: ${JSON.stringify(goals)}; load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+const round = (x: number) => Number(x.toFixed(4));
 console.log(
   JSON.stringify({
+    split: DEV ? 'dev' : 'held-out',
     seed: SEED,
+    eval_seed: EVAL_SEED,
     pass_at_16_before_sft: before.pass,
     pass_at_16_after_sft: afterSft.pass,
-    heldout_reward_after_sft: Number(afterSft.mean.toFixed(4)),
-    heldout_reward_after_grpo: Number(afterGrpo.mean.toFixed(4)),
-    grpo_gain_abs: Number((afterGrpo.mean - afterSft.mean).toFixed(4)),
+    pass_at_16_after_grpo: afterGrpo.pass,
+    heldout_reward_before_sft: round(before.mean),
+    heldout_reward_after_sft: round(afterSft.mean),
+    heldout_reward_after_grpo: round(afterGrpo.mean),
+    grpo_gain_abs: round(gain),
+    sft_steps: SFT_STEPS,
+    sft_final_loss_nats: round(sftLoss.at(-1) ?? NaN),
     grpo_steps: GRPO_STEPS,
     train_reward_curve: curve.map((r) => Number(r.toFixed(3))),
     wall_s: Number(elapsed()),
+    load_avg_1min: round(loadavg()[0] ?? 0),
   }),
 );
+
+function mean(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+}
+
+/** A seeded permutation of 0..n-1 (Fisher-Yates over xorshift32). */
+function shuffled(n: number, seed: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  let state = seed >>> 0 || 1;
+  for (let i = n - 1; i > 0; i--) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    const j = state % (i + 1);
+    [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
+  }
+  return order;
+}

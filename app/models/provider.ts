@@ -13,6 +13,8 @@ export interface CompletionRequest {
   turn: number;
   temperature?: number;
   maxTokens?: number;
+  /** Sampling seed, for providers that take one (local models): the same seed, the same reply. */
+  seed?: number;
   stop?: string[];
   signal?: AbortSignal;
   /** Streamed text as it arrives. */

@@ -4,7 +4,7 @@
 import type { Completion, CompletionRequest, Provider } from '../../app/models/index.ts';
 import type { Decoder } from './decoder.ts';
 import { generateBatch, type Generation, GenerationAbortedError } from './generate.ts';
-import type { LocalModel } from './local-model.ts';
+import type { ChatTurn, LocalModel } from './local-model.ts';
 
 export interface LocalProviderOptions {
   spec: string;
@@ -65,23 +65,18 @@ export class LocalProvider implements Provider {
   }
 
   #decode(requests: CompletionRequest[]): Promise<Generation[]> {
-    const { tokenizer } = this.#local;
     const context = this.#decoder.maxSeqLen;
     return generateBatch(
       this.#decoder,
-      tokenizer,
+      this.#local.tokenizer,
       requests.map((request) => {
-        const maxNew = Math.max(
-          1,
-          Math.min(request.maxTokens ?? this.#defaultMaxTokens, Math.floor(context / 2)),
-        );
-        const text = this.#local.formatChat(request.messages);
-        const ids = tokenizer.encode(text, { addBos: !this.#local.chatHasBos });
+        const maxNew = replyBudget(request.maxTokens ?? this.#defaultMaxTokens, context);
         return {
-          prompt: keepEnd(ids, context - maxNew, tokenizer.bos),
+          prompt: promptWindow(this.#local, request.messages, context, maxNew),
           options: {
             maxNewTokens: maxNew,
             temperature: request.temperature ?? 0,
+            ...(request.seed !== undefined ? { seed: request.seed } : {}),
             ...(request.stop ? { stop: request.stop } : {}),
             ...(request.signal ? { signal: request.signal } : {}),
             ...(request.onDelta
@@ -107,6 +102,27 @@ export class LocalProvider implements Provider {
       latencyMs: Date.now() - pending.started,
     });
   }
+}
+
+/** The most tokens a reply may have in a context of `context` tokens: at most half of it. */
+export function replyBudget(maxTokens: number, context: number): number {
+  return Math.max(1, Math.min(maxTokens, Math.floor(context / 2)));
+}
+
+/**
+ * The prompt's tokens as the decoder is fed them: the chat rendering, cut to its last
+ * `context - maxNew` tokens (the BOS kept in front) so the reply fits. Training scores turns
+ * through the same window, so it sees what sampling saw.
+ */
+export function promptWindow(
+  local: Pick<LocalModel, 'tokenizer' | 'formatChat' | 'chatHasBos'>,
+  messages: readonly ChatTurn[],
+  context: number,
+  maxNew: number,
+): number[] {
+  const { tokenizer } = local;
+  const ids = tokenizer.encode(local.formatChat(messages), { addBos: !local.chatHasBos });
+  return keepEnd(ids, context - maxNew, tokenizer.bos);
 }
 
 /** The last `room` tokens of `ids`, the BOS kept in front when it had one. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadAdapter, saveAdapter } from './adapter-io.ts';
 import { EngineError, MissingModelFileError } from './errors.ts';
 import type { ChatTurn, LocalModel } from './local-model.ts';
+import { promptWindow, replyBudget } from './local-provider.ts';
 import type { LoraConfig, LoraInitOptions } from './lora.ts';
 import {
   readSafetensorsHeader,
@@ -15,6 +16,7 @@ import {
   serializeSafetensors,
   type TensorToWrite,
 } from './safetensors.ts';
+import type { Tokenizer } from './tokenizer.ts';
 import { Trainer } from './trainer.ts';
 
 export interface PolicyTurn {
@@ -33,6 +35,11 @@ export interface LoraPolicyOptions {
   loraInit?: LoraInitOptions;
   /** Sequences longer than this keep their end (default: the model's context). */
   maxSeqLen?: number;
+  /**
+   * The sampler's context and reply budget: prompts are cut to the window its LocalProvider feeds
+   * the decoder, so a rollout's turn is scored on the tokens it was sampled from.
+   */
+  window?: { context: number; maxNewTokens: number };
 }
 
 export class LoraPolicy {
@@ -40,6 +47,7 @@ export class LoraPolicy {
   readonly #local: LocalModel;
   readonly #lora: LoraConfig;
   readonly #maxSeqLen: number;
+  readonly #window: LoraPolicyOptions['window'];
 
   constructor(local: LocalModel, options: LoraPolicyOptions) {
     this.#local = local;
@@ -48,6 +56,7 @@ export class LoraPolicy {
       options.maxSeqLen ?? local.model.config.maxSeqLen,
       local.model.config.maxSeqLen,
     );
+    this.#window = options.window;
     this.trainer = new Trainer(local.model, {
       lora: options.lora,
       ...(options.loraInit ? { loraInit: options.loraInit } : {}),
@@ -57,13 +66,26 @@ export class LoraPolicy {
     });
   }
 
-  /** The prompt's tokens as the model sees them, and the response's with the end token after it. */
+  /**
+   * The prompt's tokens as the model sees them (cut to the sampler's window when one is set), and
+   * the response's as the model writes them after that prompt, with the end token after it.
+   */
   encodeTurn(messages: readonly ChatTurn[], response: string): PolicyTurn {
-    const { tokenizer } = this.#local;
-    const prompt = tokenizer.encode(this.#local.formatChat(messages), {
-      addBos: !this.#local.chatHasBos,
-    });
-    const reply = tokenizer.encode(response, { addBos: false });
+    const local = this.#local;
+    const { tokenizer } = local;
+    const text = local.formatChat(messages);
+    const addBos = !local.chatHasBos;
+    const full = tokenizer.encode(text, { addBos });
+    const reply = replyTokens(tokenizer, text, full, response, addBos);
+    const window = this.#window;
+    const prompt = window
+      ? promptWindow(
+          local,
+          messages,
+          window.context,
+          replyBudget(window.maxNewTokens, window.context),
+        )
+      : full;
     const end = tokenizer.eos[0];
     return { prompt, response: end === undefined ? reply : [...reply, end] };
   }
@@ -167,4 +189,23 @@ export class LoraPolicy {
   dispose(): void {
     this.trainer.dispose();
   }
+}
+
+/**
+ * The reply's tokens as they follow the prompt: the tail of the joint encoding when it extends the
+ * prompt's (a tokenizer's dummy-prefix space then sits before the prompt only, as in sampling);
+ * otherwise the reply encoded on its own.
+ */
+function replyTokens(
+  tokenizer: Tokenizer,
+  promptText: string,
+  promptIds: readonly number[],
+  response: string,
+  addBos: boolean,
+): number[] {
+  const joint = tokenizer.encode(promptText + response, { addBos });
+  const extendsPrompt = promptIds.every((id, i) => joint[i] === id);
+  return extendsPrompt
+    ? joint.slice(promptIds.length)
+    : tokenizer.encode(response, { addBos: false });
 }

@@ -68,7 +68,10 @@ describe('runLocalJob', () => {
       expect(runs.map((r) => r.id).sort()).toEqual(
         (metrics?.groups[0]?.rollouts ?? []).map((r) => r.runId).sort(),
       );
-      expect(runs.every((r) => r.model === 'policy:current')).toBe(true);
+      // Each rollout samples with its own seed, named in its model spec.
+      const models = runs.map((r) => r.model);
+      expect(models.every((m) => /^policy:\d+$/.test(m))).toBe(true);
+      expect(new Set(models).size).toBe(models.length);
     } finally {
       workspace.close();
     }

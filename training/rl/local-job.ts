@@ -1,6 +1,7 @@
 // A GRPO job on a real local model: questions from an evidence dataset, rollouts as ordinary runs
 // of the job's workspace sampled from the policy as it is now (its LoRA merged into the weights
-// after every step), rewards from app/evidence, the policy trained through the engine.
+// after every step; each rollout with its own seed), rewards from app/evidence, the policy
+// trained through the engine.
 import type { StepMetrics, TrainConfig } from '../../app/api/index.ts';
 import {
   loadDataset,
@@ -9,20 +10,15 @@ import {
   RubricJudge,
 } from '../../app/evidence/index.ts';
 import { composeEngine } from '../../app/host/index.ts';
-import type { Provider } from '../../app/models/index.ts';
 import { openWorkspace } from '../../app/store/index.ts';
+import { loadLocalModel, LoraPolicy } from '../engine/index.ts';
 import {
-  createDecoder,
-  loadLocalModel,
-  LocalProvider,
-  mergeLora,
-  LoraPolicy,
-  startBackend,
-  type LocalModel,
-  type LoraArrays,
-  type LoraConfig,
-} from '../engine/index.ts';
-import type { TrainablePolicy } from './policy.ts';
+  adaptersOf,
+  policySampler,
+  policySpec,
+  samplingFollows,
+  samplingWindow,
+} from './policy-sampler.ts';
 import { rlmEnvironment } from './rlm-rollouts.ts';
 import { runGrpoJob, TrainingInputError, type TrainJobResult } from './trainer.ts';
 
@@ -47,17 +43,19 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
     alpha: config.lora.alpha,
     targets: config.lora.targetModules,
   };
-  const policy = new LoraPolicy(local, { lora, loraInit: { seed: config.seed } });
-  const { provider: sampling, refresh } = await policySampler(local, adaptersOf(policy), lora, {
-    temperature: config.temperature,
-    maxTokens: config.maxTokensPerTurn,
+  const sampling = { temperature: config.temperature, maxTokens: config.maxTokensPerTurn };
+  const policy = new LoraPolicy(local, {
+    lora,
+    loraInit: { seed: config.seed },
+    window: samplingWindow(local, sampling),
   });
+  const sampler = await policySampler(local, adaptersOf(policy), lora, sampling);
 
   const workspace = openWorkspace(config.workspace);
   const engine = composeEngine({
     workspace,
     shell: 'serve',
-    providers: { policy: () => sampling },
+    providers: { policy: (target) => sampler.provider(target) },
   });
   try {
     const dataset = await loadDataset(config.dataset.path, config.dataset.format, {
@@ -73,7 +71,7 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
     const environment = rlmEnvironment({
       runs: engine.runs,
       store: engine.runStore,
-      model: () => 'policy:current',
+      model: (rollout) => policySpec(rollout.seed),
       budgets: {
         maxTurns: config.maxTurns,
         maxDepth: config.maxDepth,
@@ -83,7 +81,7 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
       judge,
     });
     return await runGrpoJob({
-      policy: samplingFollows(policy, refresh),
+      policy: samplingFollows(policy, () => sampler.refresh()),
       questions,
       ...environment,
       config,
@@ -96,62 +94,4 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
     workspace.close();
     policy.dispose();
   }
-}
-
-/**
- * A provider sampling from the policy as it is now (spec 'policy:current'); `refresh()` merges the
- * current adapters into the weights, after each optimizer step and checkpoint load.
- */
-export async function policySampler(
-  local: LocalModel,
-  adapters: () => Promise<LoraArrays>,
-  lora: LoraConfig,
-  options: { temperature: number; maxTokens: number },
-): Promise<{ provider: Provider; refresh: () => Promise<void> }> {
-  const backend = await startBackend('wasm');
-  let sampler: LocalProvider | null = null;
-  const refresh = async () => {
-    const model = mergeLora(local.model, lora, await adapters());
-    sampler = new LocalProvider({
-      spec: 'policy:current',
-      local: { ...local, model },
-      decoder: createDecoder(model, backend, { maxBatch: 4 }),
-      defaultMaxTokens: options.maxTokens,
-    });
-  };
-  await refresh();
-  const provider: Provider = {
-    spec: 'policy:current',
-    complete: (request) => {
-      if (!sampler) throw new TrainingInputError('the policy sampler is not ready');
-      return sampler.complete({ ...request, temperature: options.temperature });
-    },
-  };
-  return { provider, refresh };
-}
-
-/** The adapters of a LoRA policy as they are now. */
-export function adaptersOf(policy: LoraPolicy): () => Promise<LoraArrays> {
-  return () => policy.trainer.adapterArrays();
-}
-
-/** The policy, with the sampler brought up to date after every step and checkpoint load. */
-export function samplingFollows(
-  policy: TrainablePolicy,
-  refresh: () => Promise<void>,
-): TrainablePolicy {
-  return {
-    encodeTurn: policy.encodeTurn.bind(policy),
-    score: policy.score.bind(policy),
-    saveCheckpoint: policy.saveCheckpoint.bind(policy),
-    step: async (options) => {
-      const result = await policy.step(options);
-      await refresh();
-      return result;
-    },
-    loadCheckpoint: async (dir) => {
-      await policy.loadCheckpoint(dir);
-      await refresh();
-    },
-  };
 }
