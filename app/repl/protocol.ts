@@ -8,7 +8,9 @@ export type CallOp =
 
 /** Host -> interpreter. Trusted (the host wrote it). */
 export type HostMessage =
-  | { kind: 'create'; agentId: string; context: string }
+  /** `context` (JSON) comes with the first agent that has it; later ones name its `contextId`. */
+  | { kind: 'create'; agentId: string; contextId: number; context?: string }
+  | { kind: 'forget-context'; contextId: number }
   | { kind: 'run'; runId: number; agentId: string; code: string; timeoutMs: number }
   | { kind: 'cancel'; runId: number }
   | { kind: 'dispose-agent'; agentId: string }

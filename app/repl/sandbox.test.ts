@@ -61,6 +61,24 @@ describe('namespaces', () => {
   });
 });
 
+describe('shared contexts', () => {
+  it('gives agents with the same context one copy each can change without touching the others', async () => {
+    const papers = { p1: '### PAPER: One\n\nText one.', p2: '### PAPER: Two\n\nText two.' };
+    await Promise.all(['s1', 's2', 's3'].map((id) => repl.createAgent(id, papers)));
+    const changed = await repl.run('s1', "context['p1'] = 'mine'\nprint(sorted(context))");
+    expect(changed.stdout).toBe("['p1', 'p2']\n");
+    expect((await repl.run('s1', "print(context['p1'][:9])")).stdout).toBe('### PAPER\n');
+    expect(
+      (await repl.run('s2', "print(context['p1'][:9], len(search(context, 'two')))")).stdout,
+    ).toBe('### PAPER 1\n');
+    for (const id of ['s1', 's2', 's3']) repl.disposeAgent(id);
+    // The last agent gone, the interpreter forgot the context; a new agent sends it again.
+    await repl.createAgent('s4', papers);
+    expect((await repl.run('s4', 'print(len(context))')).stdout).toBe('2\n');
+    repl.disposeAgent('s4');
+  });
+});
+
 describe('limits', () => {
   it('interrupts an infinite loop at the time limit; the agent and the others keep working', async () => {
     const looped = await repl.run('a', 'n = 0\nwhile True:\n    n += 1');

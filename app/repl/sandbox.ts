@@ -11,6 +11,7 @@ import {
 import { handleCall, type CallTarget } from './host-calls.ts';
 import { InterpreterProcess } from './interpreter-process.ts';
 import { resolveLimits } from './limits.ts';
+import { SharedContexts } from './shared-contexts.ts';
 import { executionResult, interruptedResult } from './results.ts';
 import type { InterpreterMessage, RunOutcome } from './protocol.ts';
 import type {
@@ -25,6 +26,8 @@ import type {
 interface AgentRecord extends CallTarget {
   contextJson: string;
   process: InterpreterProcess | null;
+  /** Its context's id in `process` (shared-contexts.ts). */
+  contextId: number | null;
   creating: Promise<InterpreterProcess> | null;
   running: boolean;
   /** Told to the agent in its next run after the interpreter restarted under it. */
@@ -41,6 +44,9 @@ interface PendingRun {
 }
 
 interface PendingCreate {
+  contextId: number;
+  /** This create carried the context itself (the first agent with it in this process). */
+  loads: boolean;
   resolve(): void;
   reject(error: Error): void;
 }
@@ -76,6 +82,7 @@ export class ReplSandbox {
   readonly #agents = new Map<string, AgentRecord>();
   readonly #runs = new Map<number, PendingRun>();
   readonly #creates = new Map<InterpreterProcess, Map<string, PendingCreate>>();
+  readonly #contexts = new Map<InterpreterProcess, SharedContexts>();
   #process: InterpreterProcess | null = null;
   #starting: Promise<InterpreterProcess> | null = null;
   #nextRunId = 1;
@@ -119,6 +126,7 @@ export class ReplSandbox {
       contextTexts: typeof context === 'string' ? { '': context } : context,
       contextJson: JSON.stringify(context),
       process: null,
+      contextId: null,
       creating: null,
       running: false,
       lostNote: null,
@@ -170,7 +178,12 @@ export class ReplSandbox {
     const record = this.#agents.get(agentId);
     if (!record) return;
     this.#agents.delete(agentId);
-    record.process?.send({ kind: 'dispose-agent', agentId });
+    const process = record.process;
+    if (!process) return;
+    process.send({ kind: 'dispose-agent', agentId });
+    const contextId = record.contextId;
+    if (contextId !== null && this.#contexts.get(process)?.release(contextId))
+      process.send({ kind: 'forget-context', contextId });
   }
 
   /** Ends the interpreter process; in-flight runs resolve with an error, later calls reject. */
@@ -220,6 +233,7 @@ export class ReplSandbox {
     this.#startupMs = process.startupMs;
     this.#process = process;
     this.#creates.set(process, new Map());
+    this.#contexts.set(process, new SharedContexts());
     process.watch(() => this.#runs.size > 0);
     if (this.#disposed) process.kill('the REPL was disposed');
     return process;
@@ -236,13 +250,21 @@ export class ReplSandbox {
 
   async #create(process: InterpreterProcess, record: AgentRecord): Promise<InterpreterProcess> {
     const pending = this.#creates.get(process);
-    if (!pending || !process.alive)
+    const contexts = this.#contexts.get(process);
+    if (!pending || !contexts || !process.alive)
       throw new AgentCreateError(record.agentId, 'the interpreter is not running');
+    const { id, load } = contexts.acquire(record.contextJson);
     await new Promise<void>((resolve, reject) => {
-      pending.set(record.agentId, { resolve, reject });
-      process.send({ kind: 'create', agentId: record.agentId, context: record.contextJson });
+      pending.set(record.agentId, { contextId: id, loads: load, resolve, reject });
+      process.send({
+        kind: 'create',
+        agentId: record.agentId,
+        contextId: id,
+        ...(load ? { context: record.contextJson } : {}),
+      });
     });
     record.process = process;
+    record.contextId = id;
     return process;
   }
 
@@ -254,8 +276,15 @@ export class ReplSandbox {
       case 'created': {
         const pending = this.#creates.get(process)?.get(message.agentId);
         this.#creates.get(process)?.delete(message.agentId);
-        if (message.error === null) pending?.resolve();
-        else pending?.reject(new AgentCreateError(message.agentId, message.error));
+        if (!pending) return;
+        if (message.error === null) {
+          pending.resolve();
+          return;
+        }
+        const contexts = this.#contexts.get(process);
+        if (pending.loads) contexts?.drop(pending.contextId);
+        else contexts?.release(pending.contextId);
+        pending.reject(new AgentCreateError(message.agentId, message.error));
         return;
       }
       case 'call':
@@ -295,6 +324,7 @@ export class ReplSandbox {
       pending.reject(new AgentCreateError(agentId, reason));
     }
     this.#creates.delete(process);
+    this.#contexts.delete(process);
     if (this.#disposed) reason = 'the REPL was disposed';
     else this.#restarts++;
     const lost = `note: the interpreter restarted (${reason}); variables from earlier runs are gone, context is intact`;

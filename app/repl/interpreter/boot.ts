@@ -13,7 +13,9 @@ export interface PyAgent {
   destroy(): void;
 }
 export interface PyRunner {
-  create_agent(agentId: string, contextJson: string): PyAgent;
+  load_context(contextId: number, contextJson: string): void;
+  forget_context(contextId: number): void;
+  create_agent(agentId: string, contextId: number): PyAgent;
   run: { callPromising(agent: PyAgent, code: string): Promise<unknown> };
 }
 export interface Interpreter {

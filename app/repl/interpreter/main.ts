@@ -98,7 +98,12 @@ function createAgent(
 ): void {
   try {
     agents.get(message.agentId)?.destroy();
-    agents.set(message.agentId, interpreter.runner.create_agent(message.agentId, message.context));
+    if (message.context !== undefined)
+      interpreter.runner.load_context(message.contextId, message.context);
+    agents.set(
+      message.agentId,
+      interpreter.runner.create_agent(message.agentId, message.contextId),
+    );
     send({ kind: 'created', agentId: message.agentId, error: null });
   } catch (error) {
     const reason = fatalReason(error);
@@ -120,6 +125,9 @@ function handle(interpreter: Interpreter, message: HostMessage): void {
       return;
     case 'reply':
       runs.reply(message.callId, message.envelope);
+      return;
+    case 'forget-context':
+      interpreter.runner.forget_context(message.contextId);
       return;
     case 'dispose-agent':
       agents.get(message.agentId)?.destroy();

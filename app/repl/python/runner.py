@@ -172,8 +172,23 @@ class Agent:
         return dropped
 
 
-def create_agent(agent_id, context_json):
-    return Agent(agent_id, json.loads(context_json))
+# Parsed contexts by id, each shared by every agent that has it (the host counts them and says when
+# to forget one). Agents never change their `original`; model code only ever sees a copy.
+_contexts = {}
+
+
+def load_context(context_id, context_json):
+    _contexts[context_id] = json.loads(context_json)
+
+
+def forget_context(context_id):
+    _contexts.pop(context_id, None)
+
+
+def create_agent(agent_id, context_id):
+    if context_id not in _contexts:
+        raise KeyError(f'context {context_id} was not loaded in this interpreter')
+    return Agent(agent_id, _contexts[context_id])
 
 
 def error_message(error):
