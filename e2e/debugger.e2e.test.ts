@@ -344,7 +344,9 @@ describe('the run view', () => {
       'Generate a random number between 1 and 100.',
     );
     await agentNode('0').click();
-    expect(await page.getByTestId('turn-chip').count()).toBe(4);
+    // The inspector opens after the router commits the selection: wait for it, then count.
+    await page.locator('[data-testid="turn-inspector"][data-agent="0"]').waitFor();
+    await expect.poll(() => page.getByTestId('turn-chip').count()).toBe(4);
     await page.locator('[data-testid="turn-chip"][data-turn="0"]').click();
     await page.getByTestId('turn-code').first().waitFor();
     await page.locator('[data-testid="code-viewer"][data-ready="true"]').first().waitFor();
