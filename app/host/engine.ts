@@ -87,7 +87,6 @@ export function createEngineHost(options: EngineOptions): Host {
     search,
     options.embeddings ??
       new EmbeddingMaps({ cacheDir: embeddingsDir(workspace), load: loadEmbedderInProcess }),
-    knownModelType,
   );
   const runStore = options.runStore ?? new RunStore(workspace.db);
   const host: Host = createHost(

@@ -1,12 +1,7 @@
 // The map of a paper set by the method asked for: TF-IDF, or sentence embeddings from the model
 // folder set in Settings. When embeddings cannot be had (no model, a broken folder, a model that
 // fails to load or run) the map is drawn with TF-IDF and says why; nothing is lost.
-import {
-  checkModelFolder,
-  EmbeddingModelNotSetError,
-  type EmbeddingMaps,
-  type ModelTypeCheck,
-} from './embed/index.ts';
+import { checkModelFolder, EmbeddingModelNotSetError, type EmbeddingMaps } from './embed/index.ts';
 import type { PassageMap } from './map/index.ts';
 import type { Passage } from './search/index.ts';
 import type { SetSearch } from './set-search.ts';
@@ -28,18 +23,17 @@ function reason(error: unknown): { name: string; message: string } {
 export class SetMaps {
   readonly #search: SetSearch;
   readonly #embeddings: EmbeddingMaps;
-  readonly #knownModelType: ModelTypeCheck;
   /** Embedding maps by passage list (a set's list is replaced when the set changes) and model. */
   readonly #drawn = new WeakMap<readonly Passage[], Map<string, Promise<PassageMap>>>();
 
-  constructor(search: SetSearch, embeddings: EmbeddingMaps, knownModelType: ModelTypeCheck) {
+  constructor(search: SetSearch, embeddings: EmbeddingMaps) {
     this.#search = search;
     this.#embeddings = embeddings;
-    this.#knownModelType = knownModelType;
   }
 
   async #embeddingMap(passages: readonly Passage[], folder: string): Promise<SetMap> {
-    const model = await checkModelFolder(folder, this.#knownModelType);
+    // Files only: asking transformers.js about the type would start a process on every reopen.
+    const model = await checkModelFolder(folder);
     let byModel = this.#drawn.get(passages);
     if (!byModel) {
       byModel = new Map();

@@ -50,10 +50,14 @@ function readModelType(folder: string, config: string): string {
 /** Whether transformers.js has a model class for a model type (asked where it is loaded). */
 export type ModelTypeCheck = (modelType: string) => Promise<boolean>;
 
-/** The folder's facts, or EmbeddingModelFolderError / EmbeddingModelTypeError naming the problem. */
+/**
+ * The folder's facts, or EmbeddingModelFolderError / EmbeddingModelTypeError naming the problem.
+ * Without `knownModelType` the type is not checked (the map does so: a model that once loaded has
+ * a known type, and one that does not load falls back by name anyway).
+ */
 export async function checkModelFolder(
   folder: string,
-  knownModelType: ModelTypeCheck,
+  knownModelType?: ModelTypeCheck,
 ): Promise<ModelFolder> {
   if (!isAbsolute(folder)) {
     throw new EmbeddingModelFolderError(folder, 'the path is not absolute');
@@ -65,7 +69,8 @@ export async function checkModelFolder(
   const sizes = await Promise.all(MODEL_FILES.map((file) => fileSize(folder, file)));
   const config = await readFile(join(folder, 'config.json'), 'utf8');
   const modelType = readModelType(folder, config);
-  if (!(await knownModelType(modelType))) throw new EmbeddingModelTypeError(folder, modelType);
+  if (knownModelType && !(await knownModelType(modelType)))
+    throw new EmbeddingModelTypeError(folder, modelType);
   const fingerprint = JSON.stringify({ folder, config, sizes });
   return { path: folder, name: basename(folder), modelType, fingerprint };
 }
