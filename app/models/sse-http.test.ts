@@ -55,6 +55,22 @@ describe('SseClient', () => {
     expect(new Set(ports).size).toBe(1);
   });
 
+  it('keeps the connections of 300 concurrent streams open for the next 300', async () => {
+    const url = await start();
+    const client = new SseClient();
+    const drain = async () => {
+      const events: unknown[] = [];
+      for await (const event of client.stream(post(url))) events.push(event);
+      return events.length;
+    };
+    for (let burst = 0; burst < 2; burst++) {
+      expect(await Promise.all(Array.from({ length: 300 }, drain))).toEqual(Array(300).fill(2));
+      await sleep(50);
+    }
+    expect(ports).toHaveLength(600);
+    expect(new Set(ports).size).toBe(300);
+  });
+
   it('closes the connection of a stream its consumer left before [DONE]', async () => {
     const url = await start();
     const client = new SseClient();

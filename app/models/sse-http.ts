@@ -49,8 +49,12 @@ export interface SsePost {
 
 // One connection pool for the whole process: every run builds its own provider, and 128 runs
 // against one server should share its open connections. Idle sockets do not keep Node alive.
-const sharedHttp = new HttpAgent({ keepAlive: true, maxSockets: Infinity });
-const sharedHttps = new HttpsAgent({ keepAlive: true, maxSockets: Infinity });
+// Node keeps at most 256 idle sockets per host by default and closes the rest as they free up, so
+// 384 concurrent streams reconnected 128 sockets on every burst: keep as many as the largest
+// in-flight budget.
+const pool = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: 1024 };
+const sharedHttp = new HttpAgent(pool);
+const sharedHttps = new HttpsAgent(pool);
 
 /** Streams from servers over the process's shared keep-alive pool. */
 export class SseClient {
