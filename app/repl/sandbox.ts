@@ -124,7 +124,7 @@ export class ReplSandbox {
       agentId,
       context,
       contextTexts: typeof context === 'string' ? { '': context } : context,
-      contextJson: JSON.stringify(context),
+      contextJson: this.#jsonOf(context),
       process: null,
       contextId: null,
       creating: null,
@@ -171,6 +171,19 @@ export class ReplSandbox {
     } finally {
       record.running = false;
     }
+  }
+
+  /** Contexts are never changed once given (agents keep theirs for restarts): JSON once each. */
+  readonly #json = new WeakMap<object, string>();
+
+  #jsonOf(context: AgentContext): string {
+    if (typeof context === 'string') return JSON.stringify(context);
+    let json = this.#json.get(context);
+    if (json === undefined) {
+      json = JSON.stringify(context);
+      this.#json.set(context, json);
+    }
+    return json;
   }
 
   /** Forgets the agent and frees its namespace (a run in flight still finishes). */

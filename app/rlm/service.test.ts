@@ -15,18 +15,23 @@ const repl = (command: unknown) => '```repl\n' + JSON.stringify(command) + '\n``
 let dir: string;
 let workspace: Workspace;
 let created: { agents: string[]; disposed: boolean }[];
+let textsRead = 0;
+const contexts: unknown[] = [];
 
 function service(interpreters: number): RunService {
   const papers = {
-    texts: () => [
-      {
-        id: 'p1',
-        title: 'One',
-        context: '### PAPER: One\n\ntext',
-        contextOffset: 0,
-        fullText: 'text',
-      },
-    ],
+    texts: () => {
+      textsRead++;
+      return [
+        {
+          id: 'p1',
+          title: 'One',
+          context: '### PAPER: One\n\ntext',
+          contextOffset: 0,
+          fullText: 'text',
+        },
+      ];
+    },
   } as unknown as PaperLibrary;
   return new RunService({
     papers,
@@ -45,6 +50,7 @@ function service(interpreters: number): RunService {
         ...sandbox,
         createAgent: (agentId: string, context: Parameters<typeof sandbox.createAgent>[1]) => {
           record.agents.push(agentId);
+          contexts.push(context);
           return sandbox.createAgent(agentId, context);
         },
         dispose: async () => {
@@ -60,6 +66,8 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'rlm-service-'));
   workspace = openWorkspace(dir);
   created = [];
+  textsRead = 0;
+  contexts.length = 0;
 });
 afterEach(() => {
   workspace.close();
@@ -89,6 +97,24 @@ describe('the interpreter pool', () => {
     );
     await Promise.all(more.map((run) => run.finished));
     expect(created).toHaveLength(1);
+    await runs.dispose();
+  });
+});
+
+describe('contexts', () => {
+  it('reads a set once for the runs started in one turn, and again for a later run', async () => {
+    const runs = service(1);
+    const together = await Promise.all(
+      Array.from({ length: 3 }, () => runs.start({ set: 's', question: 'q', model: 'scripted:x' })),
+    );
+    await Promise.all(together.map((run) => run.finished));
+    expect(textsRead).toBe(1);
+    expect(new Set(contexts).size).toBe(1);
+    const later = await runs.start({ set: 's', question: 'q', model: 'scripted:x' });
+    await later.finished;
+    expect(textsRead).toBe(2);
+    expect(new Set(contexts).size).toBe(2);
+    expect(contexts.at(-1)).toEqual({ p1: '### PAPER: One\n\ntext' });
     await runs.dispose();
   });
 });

@@ -62,6 +62,12 @@ export class RunService {
     [];
   readonly #maxInterpreters: number;
   readonly #active = new Map<string, RlmRun>();
+  /**
+   * Contexts built in this event-loop turn, by set and papers: runs started together (an eval
+   * batch, 128 roots) share one object, read and sent to the REPL once. Dropped after the turn,
+   * so a run started later sees the set as it is then.
+   */
+  readonly #contexts = new Map<string, Record<string, string>>();
   readonly #listeners = new Set<(runId: string, event: RunEvent, seq: number) => void>();
 
   constructor(options: {
@@ -194,9 +200,7 @@ export class RunService {
     extra: Pick<RunOptions, 'forkOf' | 'recordedChild'>,
   ): Promise<StartedRun> {
     const budgets = parsePayload(Budgets, request.budgets ?? {}, 'run budgets');
-    const texts = this.#papers
-      .texts(request.set)
-      .filter((paper) => !request.paperIds || request.paperIds.includes(paper.id));
+    const papers = this.#contextOf(request.set, request.paperIds);
     const lease = this.#sandboxFor();
     let sandbox: DisposableSandbox;
     try {
@@ -217,7 +221,7 @@ export class RunService {
       runId,
       question: request.question,
       set: request.set,
-      papers: Object.fromEntries(texts.map((paper) => [paper.id, paper.context])),
+      papers,
       provider,
       sandbox,
       budgets,
@@ -245,6 +249,23 @@ export class RunService {
         run.cancel();
       },
     };
+  }
+
+  #contextOf(set: string, paperIds: string[] | undefined): Record<string, string> {
+    const key = JSON.stringify([set, paperIds ?? null]);
+    let papers = this.#contexts.get(key);
+    if (!papers) {
+      if (this.#contexts.size === 0)
+        setImmediate(() => {
+          this.#contexts.clear();
+        });
+      const texts = this.#papers
+        .texts(set)
+        .filter((paper) => !paperIds || paperIds.includes(paper.id));
+      papers = Object.freeze(Object.fromEntries(texts.map((paper) => [paper.id, paper.context])));
+      this.#contexts.set(key, papers);
+    }
+    return papers;
   }
 
   isActive(runId: string): boolean {
