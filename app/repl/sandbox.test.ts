@@ -110,16 +110,33 @@ describe('limits', () => {
       '[REPL output capped at 2,000 characters: 8,000 more were cut]',
     );
   });
+});
+
+// Its own interpreter with a generous time limit: on a loaded machine, building 256 MiB of strings
+// can take longer than the 1 s the other tests need, and this test is about memory, not time.
+describe('memory', () => {
+  let roomy: ReplSandbox;
+  beforeAll(async () => {
+    roomy = await ReplSandbox.start({
+      callbacks: loop,
+      limits: { timeoutMs: 30_000, maxOutputChars: 2_000, maxMemoryBytes: 256 * 1024 * 1024 },
+    });
+    await roomy.createAgent('a', 'context of a');
+    await roomy.createAgent('b', 'context of b');
+  }, 60_000);
+  afterAll(async () => {
+    await roomy.dispose();
+  });
 
   it('turns a memory bomb into MemoryError, drops what it bound, and leaves memory for others', async () => {
-    const bomb = await repl.run(
+    const bomb = await roomy.run(
       'a',
       "big = []\nwhile True:\n    big.append('z' * (32 * 10**6) + str(len(big)))",
     );
     expect(bomb.error?.type).toBe('MemoryError');
     expect(bomb.error?.message).toContain('256 MiB');
     expect(bomb.stderr).toContain('were dropped to free it: big');
-    const other = await repl.run('b', "chunk = 'q' * (64 * 10**6)\nprint(len(chunk))\ndel chunk");
+    const other = await roomy.run('b', "chunk = 'q' * (64 * 10**6)\nprint(len(chunk))\ndel chunk");
     expect(other.stdout).toBe('64000000\n');
   });
 });
