@@ -12,23 +12,13 @@ import { parseQasperDataset } from './qasper-dataset.ts';
 import type { EvidenceDataset, EvidenceSpan } from './question.ts';
 import { scoreDataset } from './score.ts';
 import { readTar } from './tar-archive.ts';
+import { mulberry32 } from '../util/mulberry32.ts';
 
 const tarball = new URL(
   '../../../shared/data/qasper/qasper-test-and-evaluator-v0.3.tgz',
   import.meta.url,
 ).pathname;
 const python = spawnSync('python3', ['--version']).status === 0;
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run checks the same predictions. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let dir: string;
 let dataset: EvidenceDataset;
@@ -97,7 +87,7 @@ describe.skipIf(!python)('QASPER Evidence-F1 equals the official evaluator', () 
   });
 
   it('on partial predictions: first sentences, extra paragraphs, empty and missing rows', () => {
-    const next = random(7);
+    const next = mulberry32(7);
     const lookup = paperLookup(dataset, null);
     const predictions = new Map<string, EvidenceSpan[]>();
     for (const question of dataset.questions) {
@@ -126,7 +116,7 @@ describe.skipIf(!python)('QASPER Evidence-F1 equals the official evaluator', () 
   });
 
   it('on wrong predictions: bare strings from paragraphs nobody cited', () => {
-    const next = random(11);
+    const next = mulberry32(11);
     const lookup = paperLookup(dataset, null);
     const predictions = new Map<string, EvidenceSpan[]>();
     for (const question of dataset.questions) {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Budgets, type RunEvent } from '../api/index.ts';
 import type { RunStore } from '../store/index.ts';
 import { RunBuilder } from './run-builder.ts';
+import { mulberry32 } from '../util/mulberry32.ts';
 
 export interface SyntheticRunOptions {
   agents?: number;
@@ -22,17 +23,6 @@ export class SyntheticRunSizeError extends Error {
       `A synthetic run needs 1 to 10,000 agents and 1 to 100 turns per agent (asked: ${agents} agents, ${turns} turns)`,
     );
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const words = [

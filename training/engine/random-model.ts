@@ -2,18 +2,10 @@
 // reproducible, weights scaled like an initialised network so activations stay finite.
 import type { DecoderConfig } from './model-config.ts';
 import type { DecoderModel, LayerWeights } from './weights.ts';
+import { mulberry32 } from '../../app/util/mulberry32.ts';
 
-/** mulberry32: small, fast, seeded; plenty for test weights. */
-export function seededUniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded numbers in [0, 1) for test weights. */
+export const seededUniform = mulberry32;
 
 export function randomDecoderModel(config: DecoderConfig, seed = 1): DecoderModel {
   const next = seededUniform(seed);

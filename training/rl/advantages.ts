@@ -4,6 +4,7 @@
 // an agent together weigh as much as the agent itself.
 
 import type { ChildWeighting } from '../../app/api/index.ts';
+import { mulberry32 } from '../../app/util/mulberry32.ts';
 
 export type { ChildWeighting };
 
@@ -112,16 +113,4 @@ export function weightedSamples(
     for (const sample of samples) sample.tokenWeight = 1 / tokens;
   }
   return samples;
-}
-
-/** A small seeded generator, so a sampled child is the same on a resumed step. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -2,24 +2,13 @@
 // computed as Xc^T (Xc v) with the centring folded in. Deterministic: a seeded start vector and a
 // sign convention (largest entry positive), so the same input always gives the same picture.
 import type { SparseVector } from './tfidf.ts';
+import { mulberry32 } from '../../util/mulberry32.ts';
 
 const MAX_ITERATIONS = 300;
 /** 1 - |cos| between iterates; 1e-8 is an angle of about 1e-4 rad, far below a pixel. */
 const TOLERANCE = 1e-8;
 /** A component whose eigenvalue is below this fraction of the data's total square norm is noise. */
 const NEGLIGIBLE = 1e-9;
-
-/** mulberry32: a tiny deterministic generator for the start vectors. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function dot(a: Float64Array, b: Float64Array): number {
   let sum = 0;
@@ -104,7 +93,7 @@ export function principalScores(
       mean[term] = (mean[term] ?? 0) + (x.weights[k] ?? 0) / n;
     }
   }
-  const random = generator(seed);
+  const random = mulberry32(seed);
   const components: Float64Array[] = [];
   const result: Float64Array[] = [];
   let totalSquares = 0;

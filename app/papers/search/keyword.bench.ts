@@ -2,6 +2,7 @@
 // 10-paper set for an exact hit). Not a test: timings are reported, never asserted here.
 // Keywords are picked deterministically from the texts, so runs on the same set are comparable.
 import { KeywordIndex, paperEntries, type PaperTexts } from './keyword.ts';
+import { mulberry32 } from '../../util/mulberry32.ts';
 
 export interface KeywordBenchResult {
   /** Median ms of one search whose keyword occurs exactly, on an index already built. */
@@ -17,18 +18,6 @@ export interface KeywordBenchResult {
 }
 
 const WORD = /\p{L}{5,}/gu;
-
-/** A small deterministic generator (mulberry32), so keyword choice does not vary between runs. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
@@ -65,7 +54,7 @@ function time(run: () => void): number {
 
 export function benchKeywordSearch(texts: PaperTexts, queries = 200): KeywordBenchResult {
   const values = paperEntries(texts).map(([, text]) => text);
-  const random = generator(20260101);
+  const random = mulberry32(20260101);
   const exactKeywords = sampleKeywords(values, queries, random);
   const index = new KeywordIndex(texts);
 
