@@ -1,11 +1,8 @@
 // The toy evidence task of `npm run bench:train`: paper sets of four short papers, one thing per
-// sentence; each question names a thing in quotes and its answer is that thing's sentence. The
-// teacher answers with one line the REPL evaluates: FINAL(search(context, "thing", 1)) (a window of
-// 1 keeps the snippet to the sentence itself). Every thing is three tokens long between quotes, so
-// copying it from the question into the code spans the same distance in every question. SFT's
-// teacher traces ask about made-up things (what transfers is the format and copying); GRPO asks
-// about story things in one paper set; the held-out questions ask about the same things in papers
-// it never saw (other sentences, other places), the dev questions in a third set.
+// sentence; each question names a thing in quotes and its answer is that thing's sentence, found
+// through the REPL: FINAL(search(context, "thing", 1)) on one line. The SFT teacher traces and GRPO
+// use one paper set; the held-out questions ask about the same things in papers never trained on
+// (other sentences, in other places), the dev questions (for choosing settings) in a third set.
 import type { EvidenceQuestion } from '../app/evidence/index.ts';
 
 /** What the questions ask about: things from the stories the tiny model was trained on. */
@@ -81,25 +78,24 @@ function xorshift(seed: number): () => number {
 }
 
 /**
- * Made-up words for the teacher traces' paper set (seeded; `fits` keeps those of the right token
- * length): SFT sees each thing about twice, so it learns to copy the word, not to recall it.
+ * What the scripted teacher writes: one FINAL line over a search (no code block). With the default
+ * window the snippet is the whole short paper (span F1 about 0.3); with a window of 1 it is the
+ * sentence itself (F1 1).
  */
-export function madeUpThings(count: number, seed: number, fits: (word: string) => boolean) {
-  const consonants = 'bdfgklmnprstvz';
-  const vowels = 'aeiou';
-  const random = xorshift(seed);
-  const pick = (letters: string) => letters[random() % letters.length] ?? '';
-  const taken = [...storyThings, ...distractors, ...qualities, 'the', 'is', 'note'];
-  const words = new Set<string>();
-  for (let tries = 0; words.size < count && tries < count * 100; tries++) {
-    const word = pick(consonants) + pick(vowels) + pick(consonants) + pick(vowels);
-    const clash = [...words, ...taken].some((w) => w.includes(word) || word.includes(w));
-    if (!clash && fits(word)) words.add(word);
-  }
-  return [...words];
+export function teacherReply(question: EvidenceQuestion, narrow: boolean): string {
+  const thing = String(question.metadata.thing);
+  return narrow ? `FINAL(search(context, "${thing}", 1))` : `FINAL(search(context, "${thing}"))`;
 }
 
-/** What the scripted teacher writes: one FINAL line over a search (no code block). */
-export function teacherReply(question: EvidenceQuestion): string {
-  return `FINAL(search(context, "${String(question.metadata.thing)}", 1))`;
+/**
+ * The teacher traces: per question one narrow search and two whole-paper ones, as a teacher whose
+ * traces vary in quality; all pass the SFT filter (span F1 > 0). GRPO has to find that the narrow
+ * one scores higher.
+ */
+export function teacherReplies(question: EvidenceQuestion): string[] {
+  return [
+    teacherReply(question, true),
+    teacherReply(question, false),
+    teacherReply(question, false),
+  ];
 }

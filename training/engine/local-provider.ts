@@ -12,6 +12,8 @@ export interface LocalProviderOptions {
   decoder: Decoder;
   /** Reply length when a request names none (default 256). */
   defaultMaxTokens?: number;
+  /** Nucleus mass when sampling (default the sampler's 0.9); 1 samples the model's distribution. */
+  topP?: number;
 }
 
 interface Pending {
@@ -26,6 +28,7 @@ export class LocalProvider implements Provider {
   readonly #local: LocalModel;
   readonly #decoder: Decoder;
   readonly #defaultMaxTokens: number;
+  readonly #topP: number | undefined;
   readonly #queue: Pending[] = [];
   #busy = false;
 
@@ -34,6 +37,7 @@ export class LocalProvider implements Provider {
     this.#local = options.local;
     this.#decoder = options.decoder;
     this.#defaultMaxTokens = options.defaultMaxTokens ?? 256;
+    this.#topP = options.topP;
   }
 
   complete(request: CompletionRequest): Promise<Completion> {
@@ -76,6 +80,7 @@ export class LocalProvider implements Provider {
           options: {
             maxNewTokens: maxNew,
             temperature: request.temperature ?? 0,
+            ...(this.#topP !== undefined ? { topP: this.#topP } : {}),
             ...(request.seed !== undefined ? { seed: request.seed } : {}),
             ...(request.stop ? { stop: request.stop } : {}),
             ...(request.signal ? { signal: request.signal } : {}),

@@ -69,6 +69,8 @@ export async function policySampler(
         maxSeqLen: window.context,
       }),
       defaultMaxTokens: window.maxNewTokens,
+      // The policy gradient assumes rollouts drawn from the policy itself: no nucleus cut.
+      topP: 1,
     });
   };
   await refresh();
