@@ -9,21 +9,16 @@ import Anthropic, {
 } from '@anthropic-ai/sdk';
 import type { MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import {
+  completeWithRetries,
   deliverDelta,
   resolveHttpOptions,
   type HttpProviderOptions,
   type ResolvedHttpOptions,
+  type StreamedAnswer,
 } from './http-options.ts';
-import { costOf, estimateUsage } from './pricing.ts';
-import type {
-  ChatMessage,
-  Completion,
-  CompletionRequest,
-  Provider,
-  TokenUsage,
-} from './provider.ts';
-import { callWithRetries, type AttemptProgress } from './retry.ts';
-import { classifySdkError, type SdkErrorClasses } from './sdk-failure.ts';
+import type { ChatMessage, Completion, CompletionRequest, Provider } from './provider.ts';
+import type { AttemptProgress } from './retry.ts';
+import type { SdkErrorClasses } from './sdk-failure.ts';
 
 const ANTHROPIC_ERRORS: SdkErrorClasses = {
   APIError,
@@ -60,32 +55,10 @@ export class AnthropicProvider implements Provider {
     });
   }
 
-  async complete(request: CompletionRequest): Promise<Completion> {
-    const started = performance.now();
-    const { spec, model, baseUrl, keySource, apiKey, policy, timeoutMs, random } = this.options;
-    const secrets = apiKey === undefined ? [] : [apiKey];
-    const answer = await callWithRetries(
-      {
-        spec,
-        secrets,
-        signal: request.signal,
-        timeoutMs,
-        policy,
-        random,
-        classify: (error) =>
-          classifySdkError(error, ANTHROPIC_ERRORS, { spec, model, baseUrl, keySource, secrets }),
-      },
-      (signal, progress) => this.attempt(request, signal, progress),
+  complete(request: CompletionRequest): Promise<Completion> {
+    return completeWithRetries(this.options, ANTHROPIC_ERRORS, request, (signal, progress) =>
+      this.attempt(request, signal, progress),
     );
-    const usage = answer.usage ?? estimateUsage(request.messages, answer.text);
-    return {
-      text: answer.text,
-      usage,
-      costUsd: costOf(model, usage, this.options.prices),
-      model: answer.model ?? model,
-      finishReason: answer.finishReason,
-      latencyMs: performance.now() - started,
-    };
   }
 
   private async attempt(
@@ -139,13 +112,6 @@ export function toAnthropicMessages(chat: readonly ChatMessage[]): {
     }
   }
   return { system: systemParts.length > 0 ? systemParts.join('\n\n') : undefined, messages };
-}
-
-interface StreamedAnswer {
-  text: string;
-  usage: TokenUsage | undefined;
-  model: string | undefined;
-  finishReason: Completion['finishReason'];
 }
 
 function readEvent(

@@ -1,9 +1,11 @@
-// What the two HTTP providers (OpenAI-compatible, Anthropic) share: their options, and handing
-// streamed text to the caller so that an exception in the caller's onDelta is never retried.
-import type { PriceTable } from './pricing.ts';
-import type { CompletionRequest } from './provider.ts';
-import { CallerCallbackFailure } from './sdk-failure.ts';
+// What the two HTTP providers (OpenAI-compatible, Anthropic) share: their options, a call with
+// retry.ts's retries made into a Completion, and handing streamed text to the caller so that an
+// exception in the caller's onDelta is never retried.
+import { costOf, estimateUsage, type PriceTable } from './pricing.ts';
+import type { Completion, CompletionRequest, TokenUsage } from './provider.ts';
+import { CallerCallbackFailure, classifySdkError, type SdkErrorClasses } from './sdk-failure.ts';
 import {
+  callWithRetries,
   DEFAULT_RETRY_POLICY,
   DEFAULT_TIMEOUT_MS,
   type AttemptProgress,
@@ -71,4 +73,49 @@ export function deliverDelta(
   } catch (error) {
     throw new CallerCallbackFailure(error);
   }
+}
+
+/** What one attempt read from a stream; usage stays undefined when the server sent none. */
+export interface StreamedAnswer {
+  text: string;
+  usage: TokenUsage | undefined;
+  model: string | undefined;
+  finishReason: Completion['finishReason'];
+}
+
+/**
+ * One completion: `attempt` streams an answer, retried by retry.ts (failures classified through the
+ * transport's error classes, secrets redacted); usage is estimated when the server sent none.
+ */
+export async function completeWithRetries(
+  options: ResolvedHttpOptions,
+  errors: SdkErrorClasses,
+  request: CompletionRequest,
+  attempt: (signal: AbortSignal, progress: AttemptProgress) => Promise<StreamedAnswer>,
+): Promise<Completion> {
+  const started = performance.now();
+  const { spec, model, baseUrl, keySource, apiKey, policy, timeoutMs, random } = options;
+  const secrets = apiKey === undefined ? [] : [apiKey];
+  const answer = await callWithRetries(
+    {
+      spec,
+      secrets,
+      signal: request.signal,
+      timeoutMs,
+      policy,
+      random,
+      classify: (error) =>
+        classifySdkError(error, errors, { spec, model, baseUrl, keySource, secrets }),
+    },
+    attempt,
+  );
+  const usage = answer.usage ?? estimateUsage(request.messages, answer.text);
+  return {
+    text: answer.text,
+    usage,
+    costUsd: costOf(model, usage, options.prices),
+    model: answer.model ?? model,
+    finishReason: answer.finishReason,
+    latencyMs: performance.now() - started,
+  };
 }

@@ -5,15 +5,16 @@
 // cancellation, so both HTTP providers back off, time out and cancel the same way.
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import {
+  completeWithRetries,
   deliverDelta,
   resolveHttpOptions,
   type HttpProviderOptions,
   type ResolvedHttpOptions,
+  type StreamedAnswer,
 } from './http-options.ts';
-import { costOf, estimateUsage } from './pricing.ts';
-import type { Completion, CompletionRequest, Provider, TokenUsage } from './provider.ts';
-import { callWithRetries, type AttemptProgress } from './retry.ts';
-import { classifySdkError, type SdkErrorClasses } from './sdk-failure.ts';
+import type { Completion, CompletionRequest, Provider } from './provider.ts';
+import type { AttemptProgress } from './retry.ts';
+import type { SdkErrorClasses } from './sdk-failure.ts';
 import {
   SseAbortError,
   SseClient,
@@ -63,32 +64,10 @@ export class OpenAICompatibleProvider implements Provider {
     };
   }
 
-  async complete(request: CompletionRequest): Promise<Completion> {
-    const started = performance.now();
-    const { spec, model, baseUrl, keySource, apiKey, policy, timeoutMs, random } = this.options;
-    const secrets = apiKey === undefined ? [] : [apiKey];
-    const answer = await callWithRetries(
-      {
-        spec,
-        secrets,
-        signal: request.signal,
-        timeoutMs,
-        policy,
-        random,
-        classify: (error) =>
-          classifySdkError(error, SSE_ERRORS, { spec, model, baseUrl, keySource, secrets }),
-      },
-      (signal, progress) => this.attempt(request, signal, progress),
+  complete(request: CompletionRequest): Promise<Completion> {
+    return completeWithRetries(this.options, SSE_ERRORS, request, (signal, progress) =>
+      this.attempt(request, signal, progress),
     );
-    const usage = answer.usage ?? estimateUsage(request.messages, answer.text);
-    return {
-      text: answer.text,
-      usage,
-      costUsd: costOf(model, usage, this.options.prices),
-      model: answer.model ?? model,
-      finishReason: answer.finishReason,
-      latencyMs: performance.now() - started,
-    };
   }
 
   private async attempt(
@@ -125,13 +104,6 @@ export class OpenAICompatibleProvider implements Provider {
     }
     return answer;
   }
-}
-
-interface StreamedAnswer {
-  text: string;
-  usage: TokenUsage | undefined;
-  model: string | undefined;
-  finishReason: Completion['finishReason'];
 }
 
 function readChunk(
