@@ -51,7 +51,8 @@ function turnPrompt(agent: AgentSpec, turn: number, maxTurns: number): string {
   const next = last
     ? 'This is your LAST turn: end now with FINAL_VAR(...) or a final FINAL(...) line.'
     : 'Write your next ```repl block, or finish with FINAL_VAR(...).';
-  return `${head}\n\nTurn ${turn + 1} of ${maxTurns}. ${next}`;
+  // The question last, next to where the answer starts: small models read what is near.
+  return `Turn ${turn + 1} of ${maxTurns}. ${next}\n\n${head}`;
 }
 
 /**
