@@ -30,6 +30,9 @@ describe('LoraPolicy', () => {
     const turn = policy.encodeTurn(messages, ' Lily went to the park.');
     expect(turn.prompt[0]).toBe(1);
     expect(turn.response.at(-1)).toBe(1); // run.c's end of sequence: the next BOS
+    // A reply cut at the token limit never sampled the end token: it is not trained as an action.
+    const cut = policy.encodeTurn(messages, ' Lily went to the park.', false);
+    expect(cut.response).toEqual(turn.response.slice(0, -1));
     const reference = await policy.score([turn], { reference: true, grad: false });
     const decoder = new CpuDecoder(local.model);
     const seq = [...turn.prompt, ...turn.response];

@@ -68,9 +68,10 @@ export class LoraPolicy {
 
   /**
    * The prompt's tokens as the model sees them (cut to the sampler's window when one is set), and
-   * the response's as the model writes them after that prompt, with the end token after it.
+   * the response's as the model writes them after that prompt, with the end token after it when
+   * the reply `ended` by itself (a reply cut at the token limit never sampled one).
    */
-  encodeTurn(messages: readonly ChatTurn[], response: string): PolicyTurn {
+  encodeTurn(messages: readonly ChatTurn[], response: string, ended = true): PolicyTurn {
     const local = this.#local;
     const { tokenizer } = local;
     const text = local.formatChat(messages);
@@ -87,7 +88,7 @@ export class LoraPolicy {
         )
       : full;
     const end = tokenizer.eos[0];
-    return { prompt, response: end === undefined ? reply : [...reply, end] };
+    return { prompt, response: end === undefined || !ended ? reply : [...reply, end] };
   }
 
   #sequences(turns: readonly PolicyTurn[]): { sequences: number[][]; starts: number[] } {

@@ -69,7 +69,7 @@ export async function grpoStep<Q extends { id: string }>(
       for (const sample of stepSamples(outcome.events)) {
         turns.set(
           turnKey(q, r, sample.agentId, sample.turn),
-          policy.encodeTurn(sample.messages, sample.response),
+          policy.encodeTurn(sample.messages, sample.response, sample.ended),
         );
       }
       const root = rolloutTree(

@@ -24,7 +24,8 @@ export interface OptimizerStep {
 }
 
 export interface TrainablePolicy {
-  encodeTurn(messages: readonly ChatMessage[], response: string): TokenizedTurn;
+  /** `ended`: the reply stopped by itself, so its end token is one of the actions (default true). */
+  encodeTurn(messages: readonly ChatMessage[], response: string, ended?: boolean): TokenizedTurn;
   /** `reference`: the base model with the adapter switched off (the KL anchor). */
   score(
     turns: readonly TokenizedTurn[],

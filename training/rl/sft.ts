@@ -33,7 +33,7 @@ export function selectSftTurns(
     }
     selection.accepted.push(run.runId);
     for (const sample of stepSamples(run.events)) {
-      selection.turns.push(policy.encodeTurn(sample.messages, sample.response));
+      selection.turns.push(policy.encodeTurn(sample.messages, sample.response, sample.ended));
     }
   }
   return selection;

@@ -90,6 +90,17 @@ describe('stepSamples', () => {
     ]);
     expect(samples[2]?.messages[1]?.content).toBe('0.0 turn 0');
     expect(samples[2]?.response).toBe('response 0.0/0');
+    expect(samples.every((s) => s.ended)).toBe(true);
+  });
+
+  it('marks a reply cut at the token limit as not ended (its end token is no action)', () => {
+    const cut = log.map((event) =>
+      event.kind === 'model.done' && event.agentId === '0.1'
+        ? { ...event, finishReason: 'length' }
+        : event,
+    );
+    const samples = stepSamples(cut);
+    expect(samples.filter((s) => !s.ended).map((s) => `${s.agentId}/${s.turn}`)).toEqual(['0.1/0']);
   });
 });
 

@@ -13,6 +13,8 @@ export interface StepSample {
   messages: ChatMessage[];
   response: string;
   outputTokens: number;
+  /** The reply ended by itself (finish reason 'stop'); one cut at the token limit did not. */
+  ended: boolean;
 }
 
 export class TrajectoryError extends Error {
@@ -37,6 +39,7 @@ export function stepSamples(events: readonly RunEvent[]): StepSample[] {
         messages,
         response: event.text,
         outputTokens: event.usage.outputTokens,
+        ended: event.finishReason === 'stop',
       });
     }
   }
