@@ -13,7 +13,7 @@ export interface StepSample {
   messages: ChatMessage[];
   response: string;
   outputTokens: number;
-  /** The reply ended by itself (finish reason 'stop'); one cut at the token limit did not. */
+  /** False only for a reply cut at the token limit (finish reason 'length'): it sampled no end token. */
   ended: boolean;
 }
 
@@ -39,7 +39,8 @@ export function stepSamples(events: readonly RunEvent[]): StepSample[] {
         messages,
         response: event.text,
         outputTokens: event.usage.outputTokens,
-        ended: event.finishReason === 'stop',
+        // Imported logs may name other reasons (a stop string, 'unknown'): only a known cut counts.
+        ended: event.finishReason !== 'length',
       });
     }
   }
