@@ -17,6 +17,8 @@ import { parseQasper } from './qasper.ts';
 export interface IngestInput {
   /** What the user calls it: a file name or path. */
   name: string;
+  /** Its size in bytes where known before reading (orders the work: biggest first). */
+  size?: number;
   read(): Promise<Uint8Array>;
 }
 
@@ -54,18 +56,25 @@ export async function inputsFromPaths(
     if (info.isDirectory()) {
       const entries = (await readdir(path, { recursive: true })).sort();
       for (const entry of entries) {
-        if (/\.(pdf|json)$/i.test(entry)) inputs.push(fileInput(join(path, entry)));
+        if (!/\.(pdf|json)$/i.test(entry)) continue;
+        const file = join(path, entry);
+        const size = await stat(file).then(
+          (found) => found.size,
+          () => undefined, // gone already: reading it will say so
+        );
+        inputs.push(fileInput(file, size));
       }
     } else {
-      inputs.push(fileInput(path));
+      inputs.push(fileInput(path, info.size));
     }
   }
   return inputs;
 }
 
-export function fileInput(path: string): IngestInput {
+export function fileInput(path: string, size?: number): IngestInput {
   return {
     name: path,
+    ...(size === undefined ? {} : { size }),
     read: async () => {
       try {
         return new Uint8Array(await readFile(path));
@@ -79,7 +88,7 @@ export function fileInput(path: string): IngestInput {
 }
 
 export function bytesInput(name: string, data: Uint8Array): IngestInput {
-  return { name, read: () => Promise.resolve(data) };
+  return { name, size: data.length, read: () => Promise.resolve(data) };
 }
 
 function pdfDocument(sha256: string, data: Uint8Array, extraction: PdfExtraction): PaperDocument {
@@ -131,28 +140,35 @@ export class PaperIngestor {
       }
     };
     const claimed = new Set<string>();
-    const loaded: { index: number; input: IngestInput; data: Uint8Array }[] = [];
+    const pending: { index: number; input: IngestInput }[] = [];
     for (const [index, item] of items.entries()) {
-      if (!('read' in item)) {
-        report(index, [item]);
+      if ('read' in item) pending.push({ index, input: item });
+      else report(index, [item]);
+    }
+    // Biggest files first, so the last paper to finish is a short one and every core stays busy
+    // to the end. Each file is handed on as soon as it is read: the workers start on the first
+    // while the rest are still being read.
+    pending.sort((a, b) => (b.input.size ?? 0) - (a.input.size ?? 0));
+    const work: Promise<void>[] = [];
+    for (const { index, input } of pending) {
+      let data: Uint8Array;
+      try {
+        data = await input.read();
+      } catch (error) {
+        report(index, [failure(input.name, error)]);
         continue;
       }
-      try {
-        loaded.push({ index, input: item, data: await item.read() });
-      } catch (error) {
-        report(index, [failure(item.name, error)]);
-      }
+      work.push(
+        (async () => {
+          const outcome =
+            extname(input.name).toLowerCase() === '.json'
+              ? this.#ingestQasper(set, input.name, data, claimed)
+              : [await this.#ingestPdf(set, input.name, data, claimed)];
+          report(index, outcome);
+        })(),
+      );
     }
-    loaded.sort((a, b) => b.data.length - a.data.length);
-    await Promise.all(
-      loaded.map(async ({ index, input, data }) => {
-        const outcome =
-          extname(input.name).toLowerCase() === '.json'
-            ? this.#ingestQasper(set, input.name, data, claimed)
-            : [await this.#ingestPdf(set, input.name, data, claimed)];
-        report(index, outcome);
-      }),
-    );
+    await Promise.all(work);
     return results.flatMap((outcome) => outcome ?? []);
   }
 

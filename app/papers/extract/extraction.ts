@@ -61,8 +61,7 @@ export function readFailureError(
 
 export function extractionFromRaw(input: string, raw: RawPdf): PdfExtraction {
   const layout = layoutText(raw);
-  const letters = layout.fullText.match(/\p{L}/gu)?.length ?? 0;
-  if (letters < 50) throw new PdfNoTextLayerError(input, raw.pages.length);
+  if (!hasLetters(layout.fullText, 50)) throw new PdfNoTextLayerError(input, raw.pages.length);
   const structure = detectStructure(
     layout.fullText,
     splitLines(layout),
@@ -78,4 +77,13 @@ export function extractionFromRaw(input: string, raw: RawPdf): PdfExtraction {
     pages: raw.pages.length,
     words: countWords(layout.fullText),
   };
+}
+
+/** Whether `text` holds at least `count` letters (stops counting there: papers hold millions). */
+function hasLetters(text: string, count: number): boolean {
+  const letter = /\p{L}/gu;
+  for (let found = 0; found < count; found++) {
+    if (!letter.test(text)) return false;
+  }
+  return true;
 }
