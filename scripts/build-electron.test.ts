@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,7 @@ import { build, type Metafile } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   BundleBoundaryError,
+  copyPythonSources,
   electronBuildOptions,
   forbiddenRuntimeImports,
 } from './build-electron.ts';
@@ -53,6 +54,29 @@ describe('electronBuildOptions', () => {
   });
 });
 
+describe('the interpreter options', () => {
+  const options = electronBuildOptions({ root });
+
+  it('bundle the REPL interpreter and its worker as ESM into repl/ beside main.cjs', () => {
+    const repl = join(root, 'dist', 'electron', 'repl');
+    expect(options.interpreter).toMatchObject({
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      entryPoints: [join(root, 'app', 'repl', 'interpreter', 'main.ts')],
+      outfile: join(repl, 'interpreter.mjs'),
+    });
+    expect(options.cancelWatch).toMatchObject({
+      format: 'esm',
+      entryPoints: [join(root, 'app', 'repl', 'interpreter', 'cancel-watch.ts')],
+      outfile: join(repl, 'cancel-watch.mjs'),
+    });
+    // Native ESM: import.meta is the bundle's own, not main.cjs's shim.
+    expect(options.interpreter.define).toBeUndefined();
+    expect(options.interpreter.banner).toBeUndefined();
+  });
+});
+
 describe('forbiddenRuntimeImports', () => {
   it('lets main require electron and Node built-ins only', () => {
     const metafile = metafileImporting('electron', 'node:sqlite', 'fs', 'zod');
@@ -62,6 +86,12 @@ describe('forbiddenRuntimeImports', () => {
   it('lets the preload require electron only', () => {
     const metafile = metafileImporting('electron', 'node:fs', 'events');
     expect(forbiddenRuntimeImports('preload', metafile)).toEqual(['events', 'node:fs']);
+  });
+
+  it('lets the interpreter bundles require Node built-ins only, not even electron', () => {
+    const metafile = metafileImporting('electron', 'node:fs', 'worker_threads', 'pyodide');
+    expect(forbiddenRuntimeImports('interpreter', metafile)).toEqual(['electron', 'pyodide']);
+    expect(forbiddenRuntimeImports('cancelWatch', metafile)).toEqual(['electron', 'pyodide']);
   });
 
   it('names the module and the fix in its error', () => {
@@ -84,5 +114,26 @@ describe('the preload options', () => {
     await expect(
       build({ ...preload, entryPoints: [entry], outfile: join(dir, 'bad.cjs') }),
     ).rejects.toThrow(/node:fs/);
+  });
+});
+
+describe('copyPythonSources', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'rlm-python-copy-'));
+  afterAll(() => {
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('copies every app/repl/python/*.py to repl/python, dropping what an earlier build left', () => {
+    const python = join(outDir, 'repl', 'python');
+    mkdirSync(python, { recursive: true });
+    writeFileSync(join(python, 'removed_module.py'), 'stale = True\n');
+    const copied = copyPythonSources({ root, outDir });
+    const sources = readdirSync(join(root, 'app', 'repl', 'python')).filter((name) =>
+      name.endsWith('.py'),
+    );
+    expect(copied).toEqual(sources.sort());
+    expect(copied).toContain('runner.py');
+    expect(readdirSync(python).sort()).toEqual(copied);
+    expect(existsSync(join(python, 'removed_module.py'))).toBe(false);
   });
 });

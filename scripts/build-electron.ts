@@ -1,6 +1,8 @@
 // Bundles the desktop shell with esbuild: electron/main.ts -> dist/electron/main.cjs (Node, CJS)
-// and electron/preload.ts -> dist/electron/preload.cjs (sandboxed: it may require only 'electron').
-import { statSync } from 'node:fs';
+// and electron/preload.ts -> dist/electron/preload.cjs (sandboxed: it may require only 'electron'),
+// plus the Python REPL's interpreter process in dist/electron/repl/ (interpreter.mjs, its
+// cancel-watch.mjs worker and the python/ sources), which app/repl/interpreter-process.ts forks.
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +10,10 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-export type BundleName = 'main' | 'preload' | 'extractWorker';
+export type BundleName = 'main' | 'preload' | 'extractWorker' | 'interpreter' | 'cancelWatch';
+
+/** Bundles run by the REPL's interpreter process: plain Node (Electron run as Node), never Electron. */
+const interpreterBundles: ReadonlySet<BundleName> = new Set(['interpreter', 'cancelWatch']);
 
 /** A bundle reaches a module its runtime cannot load (e.g. a Node built-in from the sandboxed preload). */
 export class BundleBoundaryError extends Error {
@@ -18,7 +23,9 @@ export class BundleBoundaryError extends Error {
     const rule =
       bundle === 'preload'
         ? "a sandboxed preload can require only 'electron': import pure code (app/api) instead"
-        : "the packaged app resolves only 'electron' and Node built-ins: stop importing the module that needs them, or bundle a pure alternative";
+        : interpreterBundles.has(bundle)
+          ? 'the interpreter process (Electron run as Node, reading only its own folder and Pyodide) can load Node built-ins only'
+          : "the packaged app resolves only 'electron' and Node built-ins: stop importing the module that needs them, or bundle a pure alternative";
     super(`The ${bundle} bundle would require ${names} at run time; ${rule}`);
   }
 }
@@ -41,6 +48,11 @@ export interface BuildPaths {
   root: string;
   /** Where main.cjs and preload.cjs go; dist/electron under root unless a test moves them. */
   outDir?: string;
+}
+
+/** The interpreter process's folder beside the bundles (app/repl/interpreter-process.ts forks from it). */
+export function replOutDir(outDir: string): string {
+  return join(outDir, 'repl');
 }
 
 export function electronBuildOptions(
@@ -81,6 +93,27 @@ export function electronBuildOptions(
       entryPoints: [join(root, 'app', 'papers', 'extract', 'extract-worker.ts')],
       outfile: join(outDir, 'extract-worker.cjs'),
     },
+    // The REPL's interpreter process and its cancel-pipe worker, in their own folder: that folder
+    // and Pyodide are all the process may read (--allow-fs-read), and what the package unpacks
+    // from app.asar (electron-builder.yml). ESM, as in the source tree: main.ts awaits at top level
+    // and boot.ts imports pyodide.mjs by file URL at run time (not bundled: Pyodide reads its
+    // .wasm and stdlib beside it).
+    interpreter: {
+      ...common,
+      entryPoints: [join(root, 'app', 'repl', 'interpreter', 'main.ts')],
+      outfile: join(replOutDir(outDir), 'interpreter.mjs'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+    },
+    cancelWatch: {
+      ...common,
+      entryPoints: [join(root, 'app', 'repl', 'interpreter', 'cancel-watch.ts')],
+      outfile: join(replOutDir(outDir), 'cancel-watch.mjs'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+    },
     preload: {
       ...common,
       entryPoints: [join(root, 'electron', 'preload.ts')],
@@ -96,9 +129,11 @@ const nodeBuiltins = new Set(builtinModules.flatMap((name) => [name, `node:${nam
 
 /** The modules a bundle requires at run time that its runtime cannot provide. */
 export function forbiddenRuntimeImports(bundle: BundleName, metafile: Metafile): string[] {
+  const builtin = (path: string) => nodeBuiltins.has(path) || path.startsWith('node:');
   const allowed = (path: string) =>
-    path === 'electron' ||
-    (bundle !== 'preload' && (nodeBuiltins.has(path) || path.startsWith('node:')));
+    interpreterBundles.has(bundle)
+      ? builtin(path)
+      : path === 'electron' || (bundle !== 'preload' && builtin(path));
   const external = Object.values(metafile.outputs).flatMap((output) =>
     output.imports.filter((entry) => entry.external === true).map((entry) => entry.path),
   );
@@ -111,11 +146,28 @@ export interface BuiltBundle {
   bytes: number;
 }
 
+/**
+ * Copies the REPL's Python sources (app/repl/python/*.py) to repl/python beside the interpreter
+ * bundle, replacing what an earlier build left there; returns the file names.
+ */
+export function copyPythonSources(paths: BuildPaths = { root: projectRoot }): string[] {
+  const from = join(paths.root, 'app', 'repl', 'python');
+  const to = join(replOutDir(paths.outDir ?? join(paths.root, 'dist', 'electron')), 'python');
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  const names = readdirSync(from)
+    .filter((name) => name.endsWith('.py'))
+    .sort();
+  for (const name of names) copyFileSync(join(from, name), join(to, name));
+  return names;
+}
+
 export async function buildElectron(
   paths: BuildPaths = { root: projectRoot },
 ): Promise<BuiltBundle[]> {
   const options = electronBuildOptions(paths);
-  const names: BundleName[] = ['main', 'preload', 'extractWorker'];
+  const names: BundleName[] = ['main', 'preload', 'extractWorker', 'interpreter', 'cancelWatch'];
+  copyPythonSources(paths);
   return Promise.all(
     names.map(async (bundle): Promise<BuiltBundle> => {
       const result = await build(options[bundle]);
@@ -138,6 +190,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const { outfile, bytes } of await buildElectron()) {
       console.log(`built ${relative(projectRoot, outfile)} (${(bytes / 1024).toFixed(0)} KiB)`);
     }
+    const python = join(replOutDir(join(projectRoot, 'dist', 'electron')), 'python');
+    console.log(`copied ${relative(projectRoot, python)}/ (${readdirSync(python).join(', ')})`);
   } catch (error) {
     console.error(error instanceof Error ? `${error.name}: ${error.message}` : error);
     process.exitCode = 1;

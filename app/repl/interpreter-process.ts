@@ -2,10 +2,8 @@
 // it sends, ping it while it works, and kill it when it stops answering. Invariant: `onExit` fires
 // exactly once per process, with the reason, whoever ended it.
 import { fork, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { ReplStartError } from './errors.ts';
+import { interpreterEnv, interpreterExecArgv, interpreterFiles } from './interpreter-files.ts';
 import { MessageBatch } from './message-batch.ts';
 import {
   interpreterFrameSchema,
@@ -14,9 +12,10 @@ import {
   type InterpreterSettings,
 } from './protocol.ts';
 
-const replDir = dirname(fileURLToPath(import.meta.url));
 const STARTUP_TIMEOUT_MS = 60_000;
 const HEARTBEAT_MS = 1_000;
+
+export { interpreterExecArgv };
 
 export interface ProcessOptions {
   nodePath: string;
@@ -30,32 +29,6 @@ export interface ProcessOptions {
 export interface ProcessEvents {
   onMessage(message: Exclude<InterpreterMessage, { kind: 'ready' | 'pong' | 'fatal' }>): void;
   onExit(reason: string): void;
-}
-
-function pyodideDir(): string {
-  const require = createRequire(import.meta.url);
-  return dirname(require.resolve('pyodide/package.json'));
-}
-
-/**
- * Node flags of the interpreter process: the permission model with reads limited to Pyodide and
- * this folder, no writes, no child processes, no addons; no eval or new Function from strings.
- */
-export function interpreterExecArgv(pyodidePath: string = pyodideDir()): string[] {
-  return [
-    '--permission',
-    `--allow-fs-read=${pyodidePath}`,
-    `--allow-fs-read=${replDir}`,
-    // One worker thread reads the cancel pipe while Python keeps the main thread busy.
-    '--allow-worker',
-    '--disallow-code-generation-from-strings',
-    // Deeply nested C recursion (repr of a deep list) overflows V8's stack before CPython's own
-    // check; larger stacks (committed lazily) push that point from ~2,500 to ~10,000 levels.
-    '--stack-size=3800',
-    '--wasm-stack-switching-stack-size=16000',
-    '--disable-warning=ExperimentalWarning',
-    '--disable-warning=SecurityWarning',
-  ];
 }
 
 export class InterpreterProcess {
@@ -95,17 +68,19 @@ export class InterpreterProcess {
   }
 
   static async start(options: ProcessOptions, events: ProcessEvents): Promise<InterpreterProcess> {
+    const files = interpreterFiles();
     const settings: InterpreterSettings = {
-      pyodideDir: pyodideDir(),
-      pythonDir: join(replDir, 'python'),
+      pyodideDir: files.pyodideDir,
+      pythonDir: files.pythonDir,
+      cancelWatch: files.cancelWatch,
       maxMemoryBytes: options.maxMemoryBytes,
       maxOutputChars: options.maxOutputChars,
       collectTimeoutMs: options.collectTimeoutMs,
     };
-    const child = fork(join(replDir, 'interpreter', 'main.ts'), [JSON.stringify(settings)], {
+    const child = fork(files.entry, [JSON.stringify(settings)], {
       execPath: options.nodePath,
-      execArgv: interpreterExecArgv(settings.pyodideDir),
-      env: {},
+      execArgv: interpreterExecArgv(files),
+      env: interpreterEnv(),
       stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'],
       serialization: 'advanced',
     });

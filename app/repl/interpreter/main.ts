@@ -1,5 +1,6 @@
 // Entry of the interpreter process (forked by ReplSandbox under Node's permission model): one
 // Pyodide hosting many agents. It answers the host's messages; model code never sees this file.
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HostMessage, InterpreterMessage, InterpreterSettings } from '../protocol.ts';
 import { MessageBatch } from '../message-batch.ts';
@@ -24,7 +25,7 @@ function fatal(message: string): never {
 }
 
 const cancelSlots = new Int32Array(new SharedArrayBuffer(4 * 1024));
-const cancelWatch = new Worker(new URL('./cancel-watch.ts', import.meta.url), {
+const cancelWatch = new Worker(pathToFileURL(settings.cancelWatch), {
   workerData: { slots: cancelSlots.buffer },
 });
 cancelWatch.unref();
