@@ -62,7 +62,7 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.setNoDelay(true);
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       // One request at a time per connection (the client does not pipeline), but a whole one may
