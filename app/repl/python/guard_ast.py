@@ -3,6 +3,7 @@
 # safe set, frame/traceback fields), cannot rebind a reserved name globally, and every attribute
 # store or private-attribute read goes through a runtime guard (_rlm_setattr, _rlm_getprivate, ...).
 import ast
+import opcode
 
 RESERVED = frozenset({
     'context', 'list_papers', 'search', 'extract_section', 'get_paper_abstract', 'rlm_query',
@@ -253,7 +254,8 @@ class _Rewriter(ast.NodeTransformer):
             return self.generic_visit(node)
         self.rewritten = True
         if node.value is None:
-            return ast.copy_location(ast.Pass(), node)
+            # `obj.name: T` stores nothing but evaluates `obj`, as CPython does (and the fast path).
+            return ast.copy_location(ast.Expr(self.visit(node.target.value)), node)
         return self.visit_Assign(ast.copy_location(ast.Assign(targets=[node.target], value=node.value), node))
 
     def visit_Delete(self, node):
@@ -299,7 +301,84 @@ def check_tree(tree):
     return ast.fix_missing_locations(tree) if rewriter.rewritten else tree
 
 
+# -- fast path ------------------------------------------------------------------------------------
+# The rewriter walks the tree in Python, which costs more than parsing and compiling together.
+# Most model code gives it nothing to do; that is provable from the compiled code objects at C
+# speed. The fast path compiles the source directly and keeps the result only when every test
+# below passes; otherwise the source takes the full path above, which then decides (and reports)
+# exactly as before. Each test is conservative: it may send harmless code the slow way, never the
+# reverse. What the rewriter reacts to, and the test that sees it:
+# - any name starting with '_' (dunders, _rlm_ names, private attributes, class bodies, module
+#   annotations, super()'s __class__ cell): co_names, co_varnames, co_cellvars and co_freevars of
+#   every code object (names stay there even when the compiler drops unreachable code);
+# - frame, traceback and code fields (BLOCKED_ATTRS): co_names;
+# - attribute stores and deletes in any form (=, +=, annotated, del, for/with/comprehension
+#   targets), and class patterns (their keyword attributes): STORE_ATTR, DELETE_ATTR, MATCH_CLASS;
+# - rebinding a reserved name at module level (any binding statement, walrus in a comprehension):
+#   STORE_NAME, DELETE_NAME, STORE_GLOBAL or DELETE_GLOBAL on that name;
+# - `global` declarations and imports (private modules, relative imports), which may leave no trace
+#   in the bytecode: the words 'global' and 'import' anywhere in the source;
+# - non-ASCII source (identifiers are NFKC-normalised: a fullwidth '＿' is '_') and '__' anywhere
+#   (`__debug__` is folded to a constant and leaves no name): the source text.
+# Code the compiler removes as unreachable (after `break`/`raise`, under `if 0:`) is not seen by
+# the bytecode tests; it can never run, so the fast path may accept what the rewriter would have
+# refused there with an error, and nothing else.
+_SLOW_OPS = tuple(opcode.opmap[name] for name in ('STORE_ATTR', 'DELETE_ATTR', 'MATCH_CLASS', 'IMPORT_NAME', 'IMPORT_FROM'))
+_NAME_STORE_OPS = tuple(opcode.opmap[name] for name in ('STORE_NAME', 'DELETE_NAME', 'STORE_GLOBAL', 'DELETE_GLOBAL'))
+_EXTENDED_ARG = opcode.opmap['EXTENDED_ARG']
+_CodeType = type(compile('', '<empty>', 'exec'))
+
+
+def _code_needs_rewriter(code):
+    """True unless this code object (not its children) certainly gives the rewriter nothing to do."""
+    names = code.co_names
+    for group in (names, code.co_varnames, code.co_cellvars, code.co_freevars):
+        for name in group:
+            if name.startswith('_'):
+                return True
+    if not BLOCKED_ATTRS.isdisjoint(names):
+        return True
+    ops = code.co_code[::2]  # opcodes (co_code is de-optimised: inline caches are 0, CACHE)
+    for op in _SLOW_OPS:
+        if op in ops:
+            return True
+    if RESERVED.isdisjoint(names):
+        return False
+    reserved = {index for index, name in enumerate(names) if name in RESERVED}
+    if _EXTENDED_ARG in ops:
+        return True
+    args = code.co_code[1::2]
+    for op in _NAME_STORE_OPS:
+        at = ops.find(op)
+        while at != -1:
+            if args[at] in reserved:
+                return True
+            at = ops.find(op, at + 1)
+    return False
+
+
+def _compile_fast(source, filename, mode):
+    """The code object of `source` when the rewriter would neither change nor refuse it, else None."""
+    if not source.isascii() or '__' in source or 'global' in source or 'import' in source:
+        return None
+    try:
+        code = compile(source, filename, mode, dont_inherit=True)
+    except Exception:
+        return None  # the full path reports it (a SandboxError may come before a SyntaxError)
+    pending = [code]
+    while pending:
+        current = pending.pop()
+        if _code_needs_rewriter(current):
+            return None
+        pending.extend(const for const in current.co_consts if type(const) is _CodeType)
+    return code
+
+
 def compile_guarded(source, filename, mode='exec'):
     """Parses, checks, rewrites and compiles model code; SyntaxError and SandboxError propagate."""
+    if isinstance(source, str):
+        code = _compile_fast(source, filename, mode)
+        if code is not None:
+            return code
     tree = source if isinstance(source, ast.AST) else ast.parse(source, filename, mode)
     return compile(check_tree(tree), filename, mode, dont_inherit=True)
