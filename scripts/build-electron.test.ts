@@ -137,3 +137,39 @@ describe('copyPythonSources', () => {
     expect(existsSync(join(python, 'removed_module.py'))).toBe(false);
   });
 });
+
+describe('the engine children options', () => {
+  const options = electronBuildOptions({ root });
+
+  it('bundle the embedder and the trainer as CommonJS beside main.cjs, native packages external', () => {
+    const out = join(root, 'dist', 'electron');
+    expect(options.embedChild).toMatchObject({
+      format: 'cjs',
+      platform: 'node',
+      entryPoints: [join(root, 'app', 'papers', 'embed', 'embed-child.ts')],
+      outfile: join(out, 'embed-child.cjs'),
+      external: ['@huggingface/transformers'],
+      define: { 'import.meta.url': '__importMetaUrl' },
+    });
+    expect(options.trainJob).toMatchObject({
+      format: 'cjs',
+      entryPoints: [join(root, 'training', 'rl', 'train-job-main.ts')],
+      outfile: join(out, 'train-job.cjs'),
+      external: ['@huggingface/transformers', 'webgpu'],
+    });
+  });
+
+  it('let a child require Node built-ins and its declared packages only', () => {
+    const metafile = metafileImporting(
+      'node:fs',
+      '@huggingface/transformers',
+      'webgpu',
+      'electron',
+    );
+    expect(forbiddenRuntimeImports('embedChild', metafile)).toEqual(['electron', 'webgpu']);
+    expect(forbiddenRuntimeImports('trainJob', metafile)).toEqual(['electron']);
+    expect(new BundleBoundaryError('embedChild', ['webgpu']).message).toMatch(
+      /embedChild bundle would require 'webgpu'.*'@huggingface\/transformers' only/,
+    );
+  });
+});

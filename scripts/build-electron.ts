@@ -1,7 +1,9 @@
 // Bundles the desktop shell with esbuild: electron/main.ts -> dist/electron/main.cjs (Node, CJS)
 // and electron/preload.ts -> dist/electron/preload.cjs (sandboxed: it may require only 'electron'),
 // plus the Python REPL's interpreter process in dist/electron/repl/ (interpreter.mjs, its
-// cancel-watch.mjs worker and the python/ sources), which app/repl/interpreter-process.ts forks.
+// cancel-watch.mjs worker and the python/ sources), which app/repl/interpreter-process.ts forks,
+// and the engine's two other children beside main.cjs: embed-child.cjs (app/host/embedder-process.ts)
+// and train-job.cjs (app/host/trainer-process.ts).
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
@@ -10,10 +12,25 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-export type BundleName = 'main' | 'preload' | 'extractWorker' | 'interpreter' | 'cancelWatch';
+export type BundleName =
+  'main' | 'preload' | 'extractWorker' | 'interpreter' | 'cancelWatch' | 'embedChild' | 'trainJob';
 
 /** Bundles run by the REPL's interpreter process: plain Node (Electron run as Node), never Electron. */
 const interpreterBundles: ReadonlySet<BundleName> = new Set(['interpreter', 'cancelWatch']);
+
+/**
+ * The packages the engine's child processes (Electron run as Node, never Electron itself) load from
+ * node_modules instead of the bundle: native code (onnxruntime-node and sharp under transformers.js,
+ * Dawn under webgpu), which electron-builder unpacks from app.asar by itself. Each must be a
+ * production dependency (electron/packaging.test.ts).
+ */
+export const childExternals = {
+  embedChild: ['@huggingface/transformers'],
+  trainJob: ['@huggingface/transformers', 'webgpu'],
+} as const satisfies Partial<Record<BundleName, readonly string[]>>;
+
+type ChildBundle = keyof typeof childExternals;
+const isChildBundle = (bundle: BundleName): bundle is ChildBundle => bundle in childExternals;
 
 /** A bundle reaches a module its runtime cannot load (e.g. a Node built-in from the sandboxed preload). */
 export class BundleBoundaryError extends Error {
@@ -25,7 +42,9 @@ export class BundleBoundaryError extends Error {
         ? "a sandboxed preload can require only 'electron': import pure code (app/api) instead"
         : interpreterBundles.has(bundle)
           ? 'the interpreter process (Electron run as Node, reading only its own folder and Pyodide) can load Node built-ins only'
-          : "the packaged app resolves only 'electron' and Node built-ins: stop importing the module that needs them, or bundle a pure alternative";
+          : isChildBundle(bundle)
+            ? `this child process (Electron run as Node) can load Node built-ins and ${childExternals[bundle].map((m) => `'${m}'`).join(', ')} only: bundle the module, or declare it in childExternals if it holds native code`
+            : "the packaged app resolves only 'electron' and Node built-ins: stop importing the module that needs them, or bundle a pure alternative";
     super(`The ${bundle} bundle would require ${names} at run time; ${rule}`);
   }
 }
@@ -114,6 +133,24 @@ export function electronBuildOptions(
       platform: 'node',
       target: 'node22',
     },
+    // The engine's other children, beside main.cjs and inside app.asar like it (Electron run as Node
+    // reads the archive; only the native packages they load are unpacked, by electron-builder).
+    // CommonJS, as main.cjs: require() from app.asar is what Electron has always supported.
+    embedChild: {
+      ...common,
+      ...nodeCjs,
+      entryPoints: [join(root, 'app', 'papers', 'embed', 'embed-child.ts')],
+      outfile: join(outDir, 'embed-child.cjs'),
+      external: [...childExternals.embedChild],
+    },
+    // `train-job DIR` alone (training/rl/train-job-main.ts), not the whole CLI.
+    trainJob: {
+      ...common,
+      ...nodeCjs,
+      entryPoints: [join(root, 'training', 'rl', 'train-job-main.ts')],
+      outfile: join(outDir, 'train-job.cjs'),
+      external: [...childExternals.trainJob],
+    },
     preload: {
       ...common,
       entryPoints: [join(root, 'electron', 'preload.ts')],
@@ -133,7 +170,9 @@ export function forbiddenRuntimeImports(bundle: BundleName, metafile: Metafile):
   const allowed = (path: string) =>
     interpreterBundles.has(bundle)
       ? builtin(path)
-      : path === 'electron' || (bundle !== 'preload' && builtin(path));
+      : isChildBundle(bundle)
+        ? builtin(path) || (childExternals[bundle] as readonly string[]).includes(path)
+        : path === 'electron' || (bundle !== 'preload' && builtin(path));
   const external = Object.values(metafile.outputs).flatMap((output) =>
     output.imports.filter((entry) => entry.external === true).map((entry) => entry.path),
   );
@@ -166,7 +205,15 @@ export async function buildElectron(
   paths: BuildPaths = { root: projectRoot },
 ): Promise<BuiltBundle[]> {
   const options = electronBuildOptions(paths);
-  const names: BundleName[] = ['main', 'preload', 'extractWorker', 'interpreter', 'cancelWatch'];
+  const names: BundleName[] = [
+    'main',
+    'preload',
+    'extractWorker',
+    'interpreter',
+    'cancelWatch',
+    'embedChild',
+    'trainJob',
+  ];
   copyPythonSources(paths);
   return Promise.all(
     names.map(async (bundle): Promise<BuiltBundle> => {

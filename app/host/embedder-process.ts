@@ -1,11 +1,10 @@
-// The engine's side of the embedding process (app/papers/embed/embed-child.ts): transformers.js and
-// onnxruntime-node run in a child of the same Node (or of Electron run as Node), so embedding a set
-// never blocks the engine and the desktop bundle never holds them. One child per loaded model; a
-// short-lived one answers whether a model type is known. Errors keep the child's error names.
+// The engine's side of the embedding process (app/papers/embed/embed-child.ts, or embed-child.cjs
+// beside the desktop bundle): transformers.js and onnxruntime-node run in a child of the same Node
+// (or of Electron run as Node), so embedding a set never blocks the engine and the desktop bundle
+// never holds them. One child per loaded model; a short-lived one answers whether a model type is
+// known. Errors keep the child's error names.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import {
   decodeVector,
   EmbedReply,
@@ -15,16 +14,13 @@ import {
   type ModelFolder,
   type ModelTypeCheck,
 } from '../papers/index.ts';
+import { childEnv, childScript } from './child-script.ts';
 
-// Two folders up from here (app/host) and from the desktop bundle (dist/electron) is the root.
-const childPath = fileURLToPath(new URL('../../app/papers/embed/embed-child.ts', import.meta.url));
-const pinnedNode = fileURLToPath(new URL('../../node_modules/node/bin/node', import.meta.url));
-
-/** Node 24 runs the child's TypeScript; an older runtime hands over to the project's pinned one. */
-function nodeBinary(): string {
-  const major = Number(process.versions.node.split('.')[0]);
-  return major >= 24 || !existsSync(pinnedNode) ? process.execPath : pinnedNode;
-}
+/** The embedding process's script: bundled beside main.cjs, or the source. */
+export const embedChildNames = {
+  bundled: 'embed-child.cjs',
+  source: '../papers/embed/embed-child.ts',
+};
 
 function namedError(name: string, message: string): Error {
   const error = new Error(message);
@@ -46,8 +42,11 @@ class EmbeddingChild {
   #exited: Error | undefined;
 
   constructor() {
-    this.#child = spawn(nodeBinary(), [childPath], {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    const { execPath, script } = childScript(embedChildNames);
+    // It reads its model folder (named in each request) and its own modules: none of the host's
+    // environment.
+    this.#child = spawn(execPath, [script], {
+      env: childEnv({}),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.#child.stderr.setEncoding('utf8');

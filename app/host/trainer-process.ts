@@ -1,15 +1,23 @@
-// The default trainer launcher: `rlm-studio train-job DIR` in a child process of the same Node (or
-// of Electron run as Node), so a training step never blocks the engine or the UI. The command
-// itself comes from training/ (installed into the CLI by bin/rlm-studio.js).
+// The default trainer launcher: `train-job DIR` in a child process of the same Node (or of Electron
+// run as Node), so a training step never blocks the engine or the UI. The command comes from
+// training/ (app/ never imports it): its own entry, training/rl/train-job-main.ts, or that entry
+// bundled beside the desktop shell as train-job.cjs (scripts/build-electron.ts).
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { childEnv, childScript } from './child-script.ts';
 import type { TrainerProcess } from './training-handlers.ts';
 
-const launcherPath = fileURLToPath(new URL('../../bin/rlm-studio.js', import.meta.url));
+/** The trainer's script: bundled beside main.cjs, or the source. */
+export const trainJobNames = {
+  bundled: 'train-job.cjs',
+  source: '../../training/rl/train-job-main.ts',
+};
 
 export function spawnTrainer(jobDir: string): TrainerProcess {
-  const child = spawn(process.execPath, [launcherPath, 'train-job', jobDir], {
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  const { execPath, script } = childScript(trainJobNames);
+  // The host's environment: a job's models read their API keys and base URLs from it
+  // (app/models/create-provider.ts), the WebGPU backend its driver variables.
+  const child = spawn(execPath, [script, jobDir], {
+    env: childEnv(process.env),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

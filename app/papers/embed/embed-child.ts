@@ -28,21 +28,26 @@ function reply(message: EmbedReply): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 }
 
-// One request at a time, in order: the engine never sends the next before the answer.
-let queue = Promise.resolve();
-for await (const line of createInterface({ input: process.stdin })) {
-  if (line.trim() === '') continue;
-  queue = queue.then(async () => {
-    let id = -1;
-    try {
-      const request = EmbedRequest.parse(JSON.parse(line));
-      id = request.id;
-      reply(await answer(request));
-    } catch (error) {
-      const named = error instanceof Error ? error : new Error(String(error));
-      reply({ kind: 'failed', id, name: named.name, message: named.message });
-    }
-  });
+// One request at a time, in order: the engine never sends the next before the answer. No top-level
+// await: the desktop bundle holds this process as CommonJS (scripts/build-electron.ts).
+async function serve(): Promise<void> {
+  let queue = Promise.resolve();
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line.trim() === '') continue;
+    queue = queue.then(async () => {
+      let id = -1;
+      try {
+        const request = EmbedRequest.parse(JSON.parse(line));
+        id = request.id;
+        reply(await answer(request));
+      } catch (error) {
+        const named = error instanceof Error ? error : new Error(String(error));
+        reply({ kind: 'failed', id, name: named.name, message: named.message });
+      }
+    });
+  }
+  await queue;
+  await embedder?.dispose();
 }
-await queue;
-await embedder?.dispose();
+
+void serve();
