@@ -3,7 +3,7 @@
 // temporary checkout; a harness bundled with main.cjs's options into main.cjs's folder must find
 // the BUNDLED children (embed-child.cjs, train-job.cjs beside it; the sources are not there) and
 // get real work back: a tiny ONNX model's vectors, a toy training job's steps.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,4 +148,15 @@ describe('the bundled trainer process', () => {
       /TrainingInputError: a job on a real model needs a dataset/,
     );
   }, 30_000);
+});
+
+describe('the bundled children’s externals', () => {
+  it('are loaded with require(), never import() (the CommonJS loader reads app.asar)', () => {
+    for (const name of ['embed-child.cjs', 'train-job.cjs']) {
+      const code = readFileSync(join(checkoutOut, name), 'utf8');
+      expect(code).toMatch(/require\("@huggingface\/transformers"\)/);
+      expect(code).not.toMatch(/\bimport\(\s*"(@huggingface\/transformers|webgpu)"/);
+    }
+    expect(readFileSync(join(checkoutOut, 'train-job.cjs'), 'utf8')).toMatch(/require\("webgpu"\)/);
+  });
 });

@@ -157,6 +157,9 @@ describe('the engine children options', () => {
       outfile: join(out, 'train-job.cjs'),
       external: ['@huggingface/transformers', 'webgpu'],
     });
+    // import('@huggingface/transformers') becomes require(): the CommonJS loader reads app.asar.
+    expect(options.embedChild.supported).toEqual({ 'dynamic-import': false });
+    expect(options.trainJob.supported).toEqual({ 'dynamic-import': false });
   });
 
   it('let a child require Node built-ins and its declared packages only', () => {

@@ -135,13 +135,16 @@ export function electronBuildOptions(
     },
     // The engine's other children, beside main.cjs and inside app.asar like it (Electron run as Node
     // reads the archive; only the native packages they load are unpacked, by electron-builder).
-    // CommonJS, as main.cjs: require() from app.asar is what Electron has always supported.
+    // CommonJS, as main.cjs, and their externals loaded with require() too (import() lowered):
+    // require() from app.asar is what Electron has always supported; its ESM resolver in the
+    // archive came later and has regressed before.
     embedChild: {
       ...common,
       ...nodeCjs,
       entryPoints: [join(root, 'app', 'papers', 'embed', 'embed-child.ts')],
       outfile: join(outDir, 'embed-child.cjs'),
       external: [...childExternals.embedChild],
+      supported: { 'dynamic-import': false },
     },
     // `train-job DIR` alone (training/rl/train-job-main.ts), not the whole CLI.
     trainJob: {
@@ -150,6 +153,7 @@ export function electronBuildOptions(
       entryPoints: [join(root, 'training', 'rl', 'train-job-main.ts')],
       outfile: join(outDir, 'train-job.cjs'),
       external: [...childExternals.trainJob],
+      supported: { 'dynamic-import': false },
     },
     preload: {
       ...common,
