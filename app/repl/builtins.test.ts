@@ -217,6 +217,24 @@ describe('FINAL_VAR and SHOW_VARS', () => {
       repr: '3',
     });
   });
+
+  it('shows each variable as a short repr: plain values whole up to their limit, then cut', async () => {
+    const result = await ok(
+      '0',
+      "i40 = 10**39\ni41 = 10**40\ns98 = 'a' * 98\ns99 = 'a' * 99\nf = 1.5\nb = True\nz = None\nl = list(range(9))",
+    );
+    const reprs = Object.fromEntries(result.variables.map((v) => [v.name, v.repr]));
+    expect(reprs).toMatchObject({
+      i40: '1' + '0'.repeat(39),
+      i41: '1' + '0'.repeat(17) + '...' + '0'.repeat(19),
+      s98: `'${'a'.repeat(98)}'`,
+      s99: `'${'a'.repeat(47)}...${'a'.repeat(48)}'`,
+      f: '1.5',
+      b: 'True',
+      z: 'None',
+      l: '[0, 1, 2, 3, 4, ...]',
+    });
+  });
 });
 
 describe('reserved names', () => {

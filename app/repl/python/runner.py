@@ -15,6 +15,7 @@ MAX_VARIABLES = 200
 # Injected by setup().
 host = None
 ast_guard = runtime = guard_builtins = rlm = None
+_RESERVED_BUT_CONTEXT = ()  # the reserved names but `context`, sorted
 _repr = reprlib.Repr(maxstring=100, maxother=100, maxlist=5, maxtuple=5, maxset=5, maxdict=4, maxlevel=2, maxlong=40)
 
 
@@ -86,6 +87,8 @@ def setup(host_function, run_sync, guard_ast, guard_modules, guard_runtime, guar
     sys.stdout, sys.stderr = _HostStream(1), _HostStream(2)
     signal.signal(signal.SIGINT, _on_interrupt)
     guard_runtime.setup(guard_ast, guard_modules)
+    global _RESERVED_BUT_CONTEXT
+    _RESERVED_BUT_CONTEXT = tuple(sorted(guard_ast.RESERVED - {'context'}))
     for name in [name for name in sys.modules if name.partition('.')[0] in _BridgeBlocker.blocked]:
         del sys.modules[name]
     sys.meta_path.insert(0, _BridgeBlocker())
@@ -98,9 +101,18 @@ def type_name(value):
     return type.__dict__['__name__'].__get__(type(value))
 
 
+# Exact plain types whose builtin repr is what _repr gives when it is no longer than this (reprlib
+# cuts ints past maxlong, strs past maxstring, others past maxother): the common case, without
+# reprlib's per-value dispatch. No model code runs for these types.
+_PLAIN_REPR_LIMITS = {int: 40, str: 100, float: 100, bool: 100, type(None): 100}
+
+
 def short_repr(value):
     try:
-        text = _repr.repr(value)
+        limit = _PLAIN_REPR_LIMITS.get(type(value))
+        text = repr(value) if limit is not None else None
+        if text is None or len(text) > limit:
+            text = _repr.repr(value)
     except BaseException as error:  # a model-defined __repr__ may raise anything, or be interrupted
         text = f'<repr failed: {type_name(error)}>'
     return text if len(text) <= 160 else text[:157] + '...'
@@ -141,7 +153,7 @@ class Agent:
             notes.append('`context` was changed; it has been restored (it is the same at the start of every run)')
         self.context_object = dict(self.original) if isinstance(self.original, dict) else self.original
         ns['context'] = self.context_object
-        for name in sorted(ast_guard.RESERVED - {'context'}):
+        for name in _RESERVED_BUT_CONTEXT:
             if name in ns:
                 del ns[name]
                 notes.append(f'`{name}` is a REPL built-in; your variable of that name was removed')
@@ -221,7 +233,7 @@ def run(agent, source):
     try:
         runtime.active[0] = True
         agent.final = None
-        before = {name: id(value) for name, value in agent.ns.items()}
+        before = dict(zip(agent.ns, map(id, agent.ns.values())))
         error = None
         try:
             exec(ast_guard.compile_guarded(source, AGENT_FILE), agent.ns)
