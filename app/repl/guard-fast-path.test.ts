@@ -150,6 +150,7 @@ def judge(snippets, mode):
     out = []
     for source in snippets:
         fast = guard._compile_fast(source, '<agent>', mode)
+        fast = None if fast is guard._DECLINED else fast
         full = full_path(source, mode)
         out.append({'source': source, 'fast': fast is not None, 'same': fast == full,
                     'full': full if isinstance(full, str) else 'code',
@@ -200,6 +201,26 @@ describe('AST guard fast path', () => {
     const verdicts = judge(['1 + len(context)', 'x._p', 'x.__class__', '(context := 2)'], 'eval');
     expect(verdicts.map((verdict) => verdict.fast)).toEqual([true, false, false, false]);
     expect(verdicts[0]?.same).toBe(true);
+  });
+
+  it('shows a SyntaxWarning once, whichever path compiles the code', () => {
+    pyodide.globals.set('sources', ["x = '\\d'", "x.y = '\\d'", "context = '\\d'"]);
+    const counts = JSON.parse(
+      pyodide.runPython(`
+import warnings
+counts = []
+for source in sources.to_py():
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter('always')
+        try:
+            guard.compile_guarded(source, '<agent>')
+        except guard.SandboxError:
+            pass
+    counts.append(len([w for w in seen if issubclass(w.category, SyntaxWarning)]))
+json.dumps(counts)
+`) as string,
+    ) as number[];
+    expect(counts).toEqual([1, 1, 1]);
   });
 
   it('leaves code that does not compile to the full path, which reports it as before', () => {

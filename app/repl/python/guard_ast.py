@@ -4,6 +4,7 @@
 # store or private-attribute read goes through a runtime guard (_rlm_setattr, _rlm_getprivate, ...).
 import ast
 import opcode
+import warnings
 
 RESERVED = frozenset({
     'context', 'list_papers', 'search', 'extract_section', 'get_paper_abstract', 'rlm_query',
@@ -357,8 +358,12 @@ def _code_needs_rewriter(code):
     return False
 
 
+_DECLINED = object()
+
+
 def _compile_fast(source, filename, mode):
-    """The code object of `source` when the rewriter would neither change nor refuse it, else None."""
+    """The code object of `source` when the rewriter would neither change nor refuse it; None when
+    it was not compiled (or did not compile); _DECLINED when it compiled but needs the rewriter."""
     if not source.isascii() or '__' in source or 'global' in source or 'import' in source:
         return None
     try:
@@ -369,7 +374,7 @@ def _compile_fast(source, filename, mode):
     while pending:
         current = pending.pop()
         if _code_needs_rewriter(current):
-            return None
+            return _DECLINED
         pending.extend(const for const in current.co_consts if type(const) is _CodeType)
     return code
 
@@ -378,7 +383,17 @@ def compile_guarded(source, filename, mode='exec'):
     """Parses, checks, rewrites and compiles model code; SyntaxError and SandboxError propagate."""
     if isinstance(source, str):
         code = _compile_fast(source, filename, mode)
+        if code is _DECLINED:
+            # The fast compile already showed the source's SyntaxWarnings (invalid escapes, `is`
+            # with a literal); the full path would show them a second time.
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', SyntaxWarning)
+                return _compile_full(source, filename, mode)
         if code is not None:
             return code
+    return _compile_full(source, filename, mode)
+
+
+def _compile_full(source, filename, mode):
     tree = source if isinstance(source, ast.AST) else ast.parse(source, filename, mode)
     return compile(check_tree(tree), filename, mode, dont_inherit=True)
