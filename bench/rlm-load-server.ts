@@ -1,15 +1,21 @@
 // The 200 ms OpenAI-compatible server of bench:rlm's load test, run as its own process (as a real
 // server would be) so that its work does not share the engine's event loop. Forked by
-// bench/rlm.ts; reports its URL, then its counters when asked, over the IPC channel.
+// bench/rlm.ts; reports its URL, then its counters when asked, over the IPC channel. It also notes
+// when each request arrived (epoch ms), by wave: which agent kind and turn it is for.
 import { startFakeOpenAI, turnOf } from './fake-openai-server.ts';
 
 const repl = (code: string) => '```repl\n' + code + '\n```';
 const delayMs = Number(process.argv[2] ?? '200');
 
+const arrivals: Record<string, number[]> = {};
+
 const server = await startFakeOpenAI(delayMs, (messages) => {
   const turn = turnOf(messages);
   const child = (messages[0]?.content ?? '').includes(
     'helper working inside a Python REPL on one sub-problem',
+  );
+  (arrivals[`${child ? 'child' : 'root'}_turn${String(turn)}`] ??= []).push(
+    performance.timeOrigin + performance.now(),
   );
   if (child)
     return (
@@ -27,7 +33,11 @@ const server = await startFakeOpenAI(delayMs, (messages) => {
 
 process.on('message', (message) => {
   if (message === 'counters') {
-    process.send?.({ requests: server.requests(), maxInFlight: server.maxInFlight() });
+    process.send?.({
+      requests: server.requests(),
+      maxInFlight: server.maxInFlight(),
+      arrivals,
+    });
   }
 });
 process.on('disconnect', () => {

@@ -63,6 +63,7 @@ const rss = peakRss([server.pid]);
 const cpu = cpuUse([server.pid]);
 const loadBefore = loadavg()[0] ?? 0;
 started = performance.now();
+const loadStartedAt = performance.timeOrigin + started;
 const runs = await Promise.all(
   Array.from({ length: roots }, () =>
     engine.runs.start({
@@ -86,6 +87,25 @@ if (failures.length > 0)
   );
 // Critical path: root turn 1, then a child's 3 turns, then root turns 2 and 3: 6 calls in a row.
 const criticalPathMs = 6 * delayMs;
+// Where the wall time beyond it went: when each wave of requests reached the server. A wave's last
+// request minus the previous wave's last, minus the delay, is what the engine took in between.
+const waves = [
+  'root_turn1',
+  'child_turn1',
+  'child_turn2',
+  'child_turn3',
+  'root_turn2',
+  'root_turn3',
+];
+const lastArrival = (wave: string) =>
+  Math.max(...(counters.arrivals[wave] ?? [Number.NaN])) - loadStartedAt;
+const waveLast = Object.fromEntries(waves.map((wave) => [wave, lastArrival(wave)]));
+const waveFirst = Object.fromEntries(
+  waves.map((wave) => [
+    wave,
+    Math.min(...(counters.arrivals[wave] ?? [Number.NaN])) - loadStartedAt,
+  ]),
+);
 
 await engine.dispose();
 workspace.close();
@@ -96,6 +116,13 @@ console.log(
 );
 console.log(
   `load: ${roots * 4} agents in ${loadWall.toFixed(0)} ms (critical path ${criticalPathMs} ms), ${counters.requests} requests, ${counters.maxInFlight} at once at most`,
+);
+console.log(
+  `load waves (requests reaching the server, ms after the start): ${waves
+    .map(
+      (wave) => `${wave} ${(waveFirst[wave] ?? 0).toFixed(0)}-${(waveLast[wave] ?? 0).toFixed(0)}`,
+    )
+    .join(', ')}`,
 );
 console.log(
   `load CPU: engine ${cpuSpent.mainMs.toFixed(0)} ms, REPL interpreters ${cpuSpent.childrenMs.toFixed(0)} ms, benchmark server ${cpuSpent.othersMs.toFixed(0)} ms (${String(availableParallelism())} cores; 1-minute load average ${loadBefore.toFixed(2)} before)`,
@@ -111,6 +138,9 @@ console.log(
     load_wall_vs_critical_path_ratio: Number((loadWall / criticalPathMs).toFixed(3)),
     load_requests: counters.requests,
     load_max_in_flight: counters.maxInFlight,
+    ...Object.fromEntries(
+      waves.map((wave) => [`load_last_${wave}_arrival_ms`, Math.round(waveLast[wave] ?? 0)]),
+    ),
     load_cpu_engine_ms: Math.round(cpuSpent.mainMs),
     load_cpu_repl_ms: Math.round(cpuSpent.childrenMs),
     load_cpu_server_ms: Math.round(cpuSpent.othersMs),
@@ -124,7 +154,12 @@ console.log(
 interface LoadServer {
   url: string;
   pid: number;
-  counters(): Promise<{ requests: number; maxInFlight: number }>;
+  counters(): Promise<{
+    requests: number;
+    maxInFlight: number;
+    /** Epoch ms each request arrived, by wave ('root_turn1', 'child_turn2', ...). */
+    arrivals: Record<string, number[]>;
+  }>;
   close(): void;
 }
 
@@ -143,7 +178,7 @@ async function startLoadServer(delay: number): Promise<LoadServer> {
     pid: child.pid ?? -1,
     counters: async () => {
       child.send('counters');
-      return (await next()) as { requests: number; maxInFlight: number };
+      return (await next()) as Awaited<ReturnType<LoadServer['counters']>>;
     },
     close: () => {
       child.disconnect();
