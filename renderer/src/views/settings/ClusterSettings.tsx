@@ -1,64 +1,41 @@
 // Settings > Cluster: the Ray dashboard address the Train view submits to, and its bearer token.
 // The token is write-only, like the endpoints' keys: once stored it shows as "token stored" with
 // Replace and Remove, and no answer of the engine ever holds it (cluster.settings has `hasToken`).
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import type { ClusterSettingsView } from '../../../../app/api/index.ts';
-import { useApi } from '../../api/ApiContext.tsx';
-import { useApiEvent } from '../../api/useApiEvent.ts';
-import { describeFailure, type Failure } from './useModelEndpoints.ts';
+import { useSavedSetting } from './useSavedSetting.ts';
 
 export function ClusterSettings() {
-  const api = useApi();
-  const [saved, setSaved] = useState<ClusterSettingsView | null>(null);
   const [address, setAddress] = useState('');
   const [token, setToken] = useState('');
   const [replacing, setReplacing] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [generation, setGeneration] = useState(0);
-  useApiEvent('cluster.settingsChanged', () => {
-    setGeneration((n) => n + 1);
-  });
+  const { saved, failure, busy, save } = useSavedSetting<ClusterSettingsView>(
+    'cluster.settingsChanged',
+    (api) => api.call('cluster.settings', {}),
+    (view) => {
+      setAddress(view.address ?? '');
+    },
+  );
 
-  useEffect(() => {
-    let live = true;
-    api.call('cluster.settings', {}).then(
-      (view) => {
-        if (!live) return;
-        setSaved(view);
-        setAddress(view.address ?? '');
-      },
-      (error: unknown) => {
-        if (live) setFailure(describeFailure(error));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, generation]);
-
-  const save = (request: { token?: string; forgetToken?: boolean }) => {
-    setBusy(true);
-    setFailure(null);
+  const write = (request: { token?: string; forgetToken?: boolean }) => {
     const trimmed = address.trim();
-    api.call('cluster.saveSettings', { address: trimmed === '' ? null : trimmed, ...request }).then(
-      (view) => {
-        setBusy(false);
-        setSaved(view);
+    save(
+      (api) =>
+        api.call('cluster.saveSettings', {
+          address: trimmed === '' ? null : trimmed,
+          ...request,
+        }),
+      () => {
         setToken('');
         setReplacing(false);
-      },
-      (error: unknown) => {
-        setBusy(false);
-        setFailure(describeFailure(error));
       },
     );
   };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    save(token.trim() === '' ? {} : { token: token.trim() });
+    write(token.trim() === '' ? {} : { token: token.trim() });
   };
-  const entering = saved === null || !saved.hasToken || replacing;
+  const entering = saved === undefined || !saved.hasToken || replacing;
 
   return (
     <section className="settings-section" aria-labelledby="cluster-title">
@@ -79,7 +56,7 @@ export function ClusterSettings() {
             data-testid="cluster-address"
             value={address}
             // Until the saved address arrives, so typing is not overwritten by it.
-            disabled={saved === null}
+            disabled={saved === undefined}
             placeholder="http://head-node:8265"
             spellCheck={false}
             onChange={(event) => {
@@ -96,7 +73,7 @@ export function ClusterSettings() {
                 type="password"
                 data-testid="cluster-token"
                 value={token}
-                disabled={saved === null}
+                disabled={saved === undefined}
                 autoComplete="new-password"
                 spellCheck={false}
                 placeholder={saved?.hasToken ? 'the new token' : 'only if the cluster asks for one'}
@@ -124,7 +101,7 @@ export function ClusterSettings() {
                   data-testid="cluster-token-remove"
                   disabled={busy}
                   onClick={() => {
-                    save({ forgetToken: true });
+                    write({ forgetToken: true });
                   }}
                 >
                   Remove
@@ -137,7 +114,7 @@ export function ClusterSettings() {
           <button
             type="submit"
             className="button primary"
-            disabled={busy || saved === null}
+            disabled={busy || saved === undefined}
             data-testid="cluster-save"
           >
             Save

@@ -1,60 +1,37 @@
 // Settings > Embeddings: the local sentence-embedding model folder the papers map can use
 // (transformers.js layout). The engine checks the folder before saving it, so a folder that is not
 // one comes back as its named error (EmbeddingModelFolderError, EmbeddingModelTypeError).
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useApi } from '../../api/ApiContext.tsx';
-import { useApiEvent } from '../../api/useApiEvent.ts';
 import { useAppInfo } from '../../shell/useAppInfo.ts';
-import { describeFailure, type Failure } from './useModelEndpoints.ts';
+import { describeFailure } from './useModelEndpoints.ts';
+import { useSavedSetting } from './useSavedSetting.ts';
 
 export function EmbeddingModelSettings() {
   const api = useApi();
   const appInfo = useAppInfo();
-  const [saved, setSaved] = useState<string | null | undefined>(undefined);
   const [folder, setFolder] = useState('');
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [generation, setGeneration] = useState(0);
-  useApiEvent('settings.changed', () => {
-    setGeneration((n) => n + 1);
-  });
-
-  useEffect(() => {
-    let live = true;
-    api.call('settings.get', {}).then(
-      (settings) => {
-        if (!live) return;
-        setSaved(settings.embeddingModel);
-        setFolder(settings.embeddingModel ?? '');
-      },
-      (error: unknown) => {
-        if (live) setFailure(describeFailure(error));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, generation]);
-
-  const save = (embeddingModel: string | null) => {
-    setBusy(true);
-    setFailure(null);
-    api.call('settings.update', { embeddingModel }).then(
-      (settings) => {
-        setBusy(false);
-        setSaved(settings.embeddingModel);
-        setFolder(settings.embeddingModel ?? '');
-      },
-      (error: unknown) => {
-        setBusy(false);
-        setFailure(describeFailure(error));
-      },
+  const showFolder = (embeddingModel: string | null) => {
+    setFolder(embeddingModel ?? '');
+  };
+  const { saved, failure, setFailure, busy, save } = useSavedSetting<string | null>(
+    'settings.changed',
+    (client) => client.call('settings.get', {}).then((settings) => settings.embeddingModel),
+    showFolder,
+  );
+  const write = (embeddingModel: string | null) => {
+    save(
+      (client) =>
+        client
+          .call('settings.update', { embeddingModel })
+          .then((settings) => settings.embeddingModel),
+      showFolder,
     );
   };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     const trimmed = folder.trim();
-    save(trimmed === '' ? null : trimmed);
+    write(trimmed === '' ? null : trimmed);
   };
   const choose = () => {
     api
@@ -123,7 +100,7 @@ export function EmbeddingModelSettings() {
               disabled={busy}
               data-testid="embedding-remove"
               onClick={() => {
-                save(null);
+                write(null);
               }}
             >
               Remove
