@@ -2,11 +2,11 @@
 // 127.0.0.1 (training/cluster/ray-stand-in.ts): export the configured job (files in the workspace),
 // named errors for a missing address and a proxy's page, the address and token saved in Settings
 // (the token never in the page), submit, follow a job to SUCCEEDED with its logs, stop a second one.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evidencePaper, toSkyrlRow } from '../app/evidence/index.ts';
+import { writeToyRows } from '../training/cluster/toy-rows.test-helper.ts';
 import { startRayStandIn, type RayStandIn } from '../training/cluster/ray-stand-in.ts';
 import { openApp, screenshot, type OpenedApp } from './harness.ts';
 
@@ -21,22 +21,8 @@ beforeAll(async () => {
   opened = await openApp();
   page = opened.page;
   server = await startRayStandIn({ token: TOKEN });
-  const paper = evidencePaper('p1', 'A Paper', 'An abstract.', 'The body says the answer is 42.');
   datasetPath = join(opened.app.workspace, 'cluster-questions.jsonl');
-  const rows = Array.from({ length: 5 }, (_, i) =>
-    toSkyrlRow(
-      {
-        id: `q${i}`,
-        question: `What is answer ${i}?`,
-        set: 's',
-        paperIds: null,
-        gold: [{ paperId: 'p1', text: 'the answer is 42' }],
-        metadata: {},
-      },
-      [paper],
-    ),
-  );
-  writeFileSync(datasetPath, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+  writeToyRows(datasetPath, 5);
 });
 afterAll(async () => {
   await opened.close();

@@ -1,7 +1,7 @@
 // The engine's cluster commands (app/host/cluster-handlers.ts) wired as `rlm-studio serve` wires
 // them, with this folder's backend, against the stand-in Ray job server. It sits here, not in
 // app/host, because app/ may not import training/ (not even in tests).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import {
   type CommandRequest,
   type CommandResponse,
 } from '../../app/api/index.ts';
-import { evidencePaper, toSkyrlRow } from '../../app/evidence/index.ts';
+import { writeToyRows } from './toy-rows.test-helper.ts';
 import { composeEngine, savedClusterConnection, type Engine } from '../../app/host/index.ts';
 import { FileApiKeyVault, VAULT_KEYS_FILE } from '../../app/models/index.ts';
 import { openWorkspace, type Workspace } from '../../app/store/index.ts';
@@ -38,22 +38,8 @@ beforeEach(async () => {
   events = [];
   engine.host.onEvent((event) => events.push(event));
   server = await startRayStandIn({ token: 'tok-123' });
-  const paper = evidencePaper('p1', 'A Paper', 'An abstract.', 'The body says the answer is 42.');
   datasetPath = join(dir, 'questions.jsonl');
-  const rows = Array.from({ length: 6 }, (_, i) =>
-    toSkyrlRow(
-      {
-        id: `q${i}`,
-        question: `What is answer ${i}?`,
-        set: 's',
-        paperIds: null,
-        gold: [{ paperId: 'p1', text: 'the answer is 42' }],
-        metadata: {},
-      },
-      [paper],
-    ),
-  );
-  writeFileSync(datasetPath, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+  writeToyRows(datasetPath, 6);
 });
 afterEach(async () => {
   await server.close();

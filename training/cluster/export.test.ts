@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TrainConfig } from '../../app/api/index.ts';
-import { evidencePaper, parseSkyrlDataset, toSkyrlRow } from '../../app/evidence/index.ts';
+import { parseSkyrlDataset } from '../../app/evidence/index.ts';
+import { toyRows } from './toy-rows.test-helper.ts';
 import { ClusterExportError, exportSkyRlJob } from './export.ts';
 
 let dir: string;
@@ -14,25 +15,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const paper = evidencePaper(
-  'p1',
-  'A Paper',
-  'An abstract.',
-  'The body says the answer is 42. More text.',
-);
-const rows = Array.from({ length: 10 }, (_, i) =>
-  toSkyrlRow(
-    {
-      id: `q${i}`,
-      question: `What is answer ${i}?`,
-      set: 's',
-      paperIds: null,
-      gold: [{ paperId: 'p1', text: 'the answer is 42' }],
-      metadata: {},
-    },
-    [paper],
-  ),
-);
+const rows = toyRows(10);
 const config = TrainConfig.parse({ baseModel: '/models/local', lora: { rank: 16 }, groupSize: 8 });
 const options = {
   out: '',
