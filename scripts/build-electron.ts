@@ -98,6 +98,11 @@ export function electronBuildOptions(
       'import.meta.filename': '__filename',
     },
   } as const satisfies BuildOptions;
+  const nodeEsm = {
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+  } as const satisfies BuildOptions;
   return {
     main: {
       ...common,
@@ -120,18 +125,14 @@ export function electronBuildOptions(
     interpreter: {
       ...common,
       entryPoints: [join(root, 'app', 'repl', 'interpreter', 'main.ts')],
+      ...nodeEsm,
       outfile: join(replOutDir(outDir), 'interpreter.mjs'),
-      format: 'esm',
-      platform: 'node',
-      target: 'node22',
     },
     cancelWatch: {
       ...common,
       entryPoints: [join(root, 'app', 'repl', 'interpreter', 'cancel-watch.ts')],
+      ...nodeEsm,
       outfile: join(replOutDir(outDir), 'cancel-watch.mjs'),
-      format: 'esm',
-      platform: 'node',
-      target: 'node22',
     },
     // The engine's other children, beside main.cjs and inside app.asar like it (Electron run as Node
     // reads the archive; only the native packages they load are unpacked, by electron-builder).
