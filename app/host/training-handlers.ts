@@ -24,7 +24,7 @@ export interface TrainerProcess {
   onExit(listener: (code: number | null, stderrTail: string) => void): void;
 }
 
-/** Starts the trainer on a job folder (`rlm-studio train-job DIR` in a child process). */
+/** Starts the trainer on a job folder in a child process (training/rl/train-job-main.ts, or its bundle). */
 export type TrainerLauncher = (jobDir: string) => TrainerProcess;
 
 export class TrainJobNotFoundError extends Error {
