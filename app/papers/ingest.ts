@@ -158,15 +158,17 @@ export class PaperIngestor {
         report(index, [failure(input.name, error)]);
         continue;
       }
-      work.push(
-        (async () => {
-          const outcome =
-            extname(input.name).toLowerCase() === '.json'
-              ? this.#ingestQasper(set, input.name, data, claimed)
-              : [await this.#ingestPdf(set, input.name, data, claimed)];
-          report(index, outcome);
-        })(),
-      );
+      const task = (async () => {
+        const outcome =
+          extname(input.name).toLowerCase() === '.json'
+            ? this.#ingestQasper(set, input.name, data, claimed)
+            : [await this.#ingestPdf(set, input.name, data, claimed)];
+        report(index, outcome);
+      })();
+      // Awaited below with the others; marked handled now, since it may fail while later files
+      // are still being read (a closed workspace), before anything awaits it.
+      task.catch(() => undefined);
+      work.push(task);
     }
     await Promise.all(work);
     return results.flatMap((outcome) => outcome ?? []);
