@@ -1,10 +1,12 @@
-// A lean streaming POST over node:http(s) for OpenAI-compatible servers: one keep-alive agent per
-// provider, the server-sent events handed out as parsed JSON. Measured against the openai SDK on
-// 384 concurrent calls (bench/rlm.ts's load): about 0.25 ms of CPU per call against 1.5 ms, which
-// is what lets 512 agents share one event loop. Failures come out as the classes below, which
-// sdk-failure.ts classifies exactly like the SDK's own.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+// A lean streaming POST for OpenAI-compatible servers: one keep-alive pool per process (plain http
+// over http1-client.ts, https over node:https), the server-sent events handed out as parsed JSON.
+// Measured against the openai SDK on 384 concurrent calls (bench/rlm.ts's load): about 0.25 ms of
+// CPU per call against 1.5 ms over node:http, less again over http1-client.ts, which is what lets
+// 512 agents share one event loop. Failures come out as the classes below, which sdk-failure.ts
+// classifies exactly like the SDK's own.
+import type { IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Http1Pool, type Http1Response } from './http1-client.ts';
 
 /** The server answered with an error status, or sent an error event inside the stream. */
 export class SseStatusError extends Error {
@@ -47,33 +49,31 @@ export interface SsePost {
   signal: AbortSignal;
 }
 
-// One connection pool for the whole process: every run builds its own provider, and 128 runs
-// against one server should share its open connections. Idle sockets do not keep Node alive.
-// Node keeps at most 256 idle sockets per host by default and closes the rest as they free up, so
-// 384 concurrent streams reconnected 128 sockets on every burst: keep as many as the largest
-// in-flight budget.
-const pool = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: 1024 };
-const sharedHttp = new HttpAgent(pool);
-const sharedHttps = new HttpsAgent(pool);
+// One connection pool per protocol for the whole process: every run builds its own provider, and
+// 128 runs against one server should share its open connections. Idle sockets do not keep Node
+// alive. Plain http (local and lab servers, where 512 agents meet one server) goes through
+// http1-client.ts; https through node:https, whose agent keeps at most 256 idle sockets per host by
+// default and closes the rest as they free up (384 concurrent streams then reconnected 128 sockets
+// on every burst), so it keeps as many as the largest in-flight budget.
+const sharedHttp = new Http1Pool({ maxIdlePerHost: 1024 });
+const sharedHttps = new HttpsAgent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 1024 });
 
-/** Streams from servers over the process's shared keep-alive pool. */
+/** Streams from servers over the process's shared keep-alive pools. */
 export class SseClient {
-  private readonly http = sharedHttp;
-  private readonly https = sharedHttps;
-
   /** POSTs and yields each `data:` payload of the event stream, parsed, until `[DONE]` or the end. */
   async *stream(post: SsePost): AsyncGenerator {
     const response = await this.open(post);
-    const status = response.statusCode ?? 0;
-    if (status < 200 || status >= 300) {
-      const text = await readAll(response, post.signal);
-      throw new SseStatusError(status, headersOf(response), parseBody(text));
-    }
-    response.setEncoding('utf8');
-    let buffer = '';
     let finished = false;
     try {
-      for await (const chunk of abortable(response, post.signal)) {
+      const status = response.status;
+      if (status < 200 || status >= 300) {
+        let text = '';
+        for (let chunk; (chunk = await read(response, post.signal)) !== null;) text += chunk;
+        finished = true;
+        throw new SseStatusError(status, response.headers, parseBody(text));
+      }
+      let buffer = '';
+      for (let chunk; (chunk = await read(response, post.signal)) !== null;) {
         buffer += chunk;
         let end: number;
         while ((end = eventEnd(buffer)) >= 0) {
@@ -91,66 +91,109 @@ export class SseClient {
         }
       }
       finished = true;
+      const data = dataOf(buffer);
+      if (data !== undefined && data !== '[DONE]') yield parseBody(data);
     } finally {
-      release(response, finished);
+      response.release(finished);
     }
-    const data = dataOf(buffer);
-    if (data !== undefined && data !== '[DONE]') yield parseBody(data);
   }
 
-  private open(post: SsePost): Promise<IncomingMessage> {
+  private async open(post: SsePost): Promise<Http1Response> {
     const url = new URL(post.url);
-    const secure = url.protocol === 'https:';
-    const send = secure ? httpsRequest : httpRequest;
-    return new Promise((resolve, reject) => {
-      if (post.signal.aborted) {
-        reject(new SseAbortError());
-        return;
-      }
-      const request = send(url, {
-        method: 'POST',
-        agent: secure ? this.https : this.http,
-        headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
-      });
-      const onAbort = () => {
-        request.destroy(new SseAbortError());
-      };
-      post.signal.addEventListener('abort', onAbort, { once: true });
-      request.once('response', (response) => {
-        post.signal.removeEventListener('abort', onAbort);
-        resolve(response);
-      });
-      request.once('error', (error) => {
-        post.signal.removeEventListener('abort', onAbort);
-        reject(error instanceof SseAbortError ? error : new SseConnectionError(error));
-      });
-      request.end(post.body);
-    });
+    try {
+      post.signal.throwIfAborted();
+      if (url.protocol === 'http:')
+        return await sharedHttp.request(url, post.headers, post.body, post.signal);
+      return await openHttps(url, post);
+    } catch (error) {
+      if (post.signal.aborted || error instanceof SseAbortError) throw new SseAbortError();
+      throw new SseConnectionError(error);
+    }
   }
+}
+
+/** The next piece of body text, with an abort reported as SseAbortError. */
+async function read(response: Http1Response, signal: AbortSignal): Promise<string | null> {
+  try {
+    return await response.read();
+  } catch (error) {
+    if (signal.aborted) throw new SseAbortError();
+    throw error;
+  }
+}
+
+function openHttps(url: URL, post: SsePost): Promise<Http1Response> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(url, {
+      method: 'POST',
+      agent: sharedHttps,
+      headers: { ...post.headers, 'content-length': String(Buffer.byteLength(post.body)) },
+    });
+    const onAbort = () => {
+      request.destroy(new SseAbortError());
+    };
+    post.signal.addEventListener('abort', onAbort, { once: true });
+    request.once('response', (response) => {
+      post.signal.removeEventListener('abort', onAbort);
+      resolve(new NodeResponse(response, post.signal));
+    });
+    request.once('error', (error) => {
+      post.signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    request.end(post.body);
+  });
 }
 
 /** How long a stream that said [DONE] may take to end its body before its socket is closed. */
 const DRAIN_MS = 1_000;
 
-/**
- * Gives the socket back to the keep-alive pool when the stream ended cleanly: what is left of the
- * body (often just the chunked terminator, in a later packet than [DONE]) is drained; a server
- * that does not end it soon loses the connection. Anything else (error, abort, a consumer that
- * stopped early) closes it. Destroying every response instead made each call open a connection:
- * with 384 calls in flight, connects and closes were the client's largest cost.
- */
-function release(response: IncomingMessage, finished: boolean): void {
-  if (!finished) {
-    response.destroy();
-    return;
+/** node:https's response behind the interface of http1-client.ts. */
+class NodeResponse implements Http1Response {
+  readonly status: number;
+  readonly #response: IncomingMessage;
+  readonly #chunks: AsyncIterator<string>;
+
+  constructor(response: IncomingMessage, signal: AbortSignal) {
+    this.status = response.statusCode ?? 0;
+    this.#response = response;
+    response.setEncoding('utf8');
+    this.#chunks = abortable(response, signal);
   }
-  response.resume();
-  if (response.complete) return;
-  const timer = setTimeout(() => response.destroy(), DRAIN_MS);
-  timer.unref();
-  response.once('close', () => {
-    clearTimeout(timer);
-  });
+
+  get headers(): Headers {
+    return headersOf(this.#response);
+  }
+
+  get complete(): boolean {
+    return this.#response.complete;
+  }
+
+  async read(): Promise<string | null> {
+    const next = await this.#chunks.next();
+    return next.done ? null : next.value;
+  }
+
+  /**
+   * Gives the socket back to the keep-alive pool when the stream ended cleanly: what is left of
+   * the body (often just the chunked terminator, in a later packet than [DONE]) is drained; a
+   * server that does not end it soon loses the connection. Anything else (error, abort, a consumer
+   * that stopped early) closes it.
+   */
+  release(finished: boolean): void {
+    const response = this.#response;
+    if (!finished) {
+      response.destroy();
+      return;
+    }
+    response.resume();
+    if (response.complete) return;
+    const timer = setTimeout(() => response.destroy(), DRAIN_MS);
+    timer.unref();
+    response.once('close', () => {
+      clearTimeout(timer);
+    });
+  }
 }
 
 /**
@@ -173,13 +216,6 @@ async function* abortable(response: IncomingMessage, signal: AbortSignal): Async
   if (!response.complete) {
     throw Object.assign(new Error('the response ended early'), { code: 'ECONNRESET' });
   }
-}
-
-async function readAll(response: IncomingMessage, signal: AbortSignal): Promise<string> {
-  response.setEncoding('utf8');
-  let text = '';
-  for await (const chunk of abortable(response, signal)) text += chunk;
-  return text;
 }
 
 function eventEnd(buffer: string): number {

@@ -351,9 +351,12 @@ class EventQueue {
     this.#schedule();
   }
 
+  // The timer only asks for a flush at the end of an event-loop turn: a timer fires before the turn's
+  // I/O, and a burst's events (128 runs starting, 384 replies) would then be written before the
+  // requests and replies that are ready, delaying each of them by the write.
   #schedule(): void {
     this.#timer ??= setTimeout(() => {
-      this.flush();
+      this.#scheduleSoon();
     }, this.#flushMs);
   }
 
