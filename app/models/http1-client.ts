@@ -3,25 +3,16 @@
 // reuse, Content-Length, chunked and read-until-close bodies. Hand-written because measurement says
 // so: with 384 streams in flight node:http's client costs ~65-120 us of CPU per call and undici ~15%
 // less, this one ~30 us, and the engine's one thread spends its time on little else between turns.
-// HTTPS stays on node:https (sse-http.ts). Invariant: a socket goes back to the pool only after a
-// complete response on a keep-alive connection; anything unexpected closes it.
+// HTTPS stays on node:https (sse-http.ts); the bytes are read by http1-parser.ts. Invariant: a
+// socket goes back to the pool only after a complete response on a keep-alive connection; anything
+// unexpected closes it.
 import { connect, type Socket } from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
+import { ResponseParser, type ResponseHead } from './http1-parser.ts';
 
-/** The server's bytes are not an HTTP/1.x response this client can read. */
-export class Http1ProtocolError extends Error {
-  constructor(message: string) {
-    super(`malformed HTTP response: ${message}`);
-    this.name = 'Http1ProtocolError';
-  }
-}
+export { Http1ProtocolError } from './http1-parser.ts';
 
 /** A reused keep-alive connection closed before any byte of the response came back. */
 class StaleConnectionError extends Error {}
-
-const MAX_HEAD_BYTES = 64 * 1024;
-const MAX_CHUNK_LINE = 1024;
-const HEAD_END = Buffer.from('\r\n\r\n');
 
 export interface Http1PoolOptions {
   /** Idle connections kept per host (default 1,024: a burst of 384 streams reuses all of them). */
@@ -136,9 +127,6 @@ export class Http1Pool {
   }
 }
 
-type BodyMode = 'length' | 'chunked' | 'close' | 'none';
-type ChunkState = 'size' | 'data' | 'data-end' | 'trailers';
-
 /** One request/response on one socket. */
 class Exchange implements Http1Response {
   readonly response: Promise<Http1Response>;
@@ -154,15 +142,19 @@ class Exchange implements Http1Response {
   readonly #signal: AbortSignal;
   #resolveHead!: (response: Http1Response) => void;
   #rejectHead!: (error: unknown) => void;
-  #headDone = false;
   #gotBytes = false;
-  #head: Buffer = Buffer.alloc(0);
-  #mode: BodyMode = 'none';
   #keepAlive = false;
-  #remaining = 0;
-  #chunkState: ChunkState = 'size';
-  #line = '';
-  readonly #decoder = new StringDecoder('utf8');
+  readonly #parser = new ResponseParser({
+    head: (head) => {
+      this.#onHead(head);
+    },
+    text: (text) => {
+      this.#push(text);
+    },
+    end: () => {
+      this.#finishBody();
+    },
+  });
   #chunks: string[] = [];
   #error: Error | null = null;
   #waiter: { resolve: (text: string | null) => void; reject: (error: unknown) => void } | null =
@@ -232,23 +224,14 @@ class Exchange implements Http1Response {
   readonly #onData = (data: Buffer) => {
     this.#gotBytes = true;
     try {
-      if (!this.#headDone) {
-        const rest = this.#readHead(data);
-        if (rest === null) return;
-        data = rest;
-      }
-      this.#readBody(data);
+      this.#parser.push(data);
     } catch (error) {
       this.#fail(error);
     }
   };
 
   readonly #onEnd = () => {
-    if (this.#headDone && this.#mode === 'close') {
-      this.#finishBody();
-      return;
-    }
-    this.#fail(this.#earlyEnd());
+    if (!this.#parser.endOfInput()) this.#fail(this.#earlyEnd());
   };
 
   readonly #onError = (error: Error) => {
@@ -267,148 +250,17 @@ class Exchange implements Http1Response {
     if (this.#reused && !this.#gotBytes) return new StaleConnectionError('closed before a reply');
     return Object.assign(
       new Error(
-        this.#headDone ? 'the response ended early' : 'the connection closed before a reply',
+        this.#parser.headDone ? 'the response ended early' : 'the connection closed before a reply',
       ),
       { code: 'ECONNRESET' },
     );
   }
 
-  /** Collects the head; returns the bytes after it once it is complete, else null. */
-  #readHead(data: Buffer): Buffer | null {
-    this.#head = this.#head.length === 0 ? data : Buffer.concat([this.#head, data]);
-    for (;;) {
-      const end = this.#head.indexOf(HEAD_END);
-      if ((end < 0 ? this.#head.length : end) > MAX_HEAD_BYTES)
-        throw new Http1ProtocolError('head over 64 KB');
-      if (end < 0) return null;
-      const rest = this.#head.subarray(end + HEAD_END.length);
-      const informational = this.#parseHead(this.#head.toString('latin1', 0, end));
-      this.#head = rest;
-      if (informational) continue; // 100 Continue, 103 Early Hints: the real head follows
-      this.#head = Buffer.alloc(0);
-      this.#headDone = true;
-      this.#resolveHead(this);
-      return rest;
-    }
-  }
-
-  /** Parses a status line and headers; true for a 1xx head, which another head follows. */
-  #parseHead(text: string): boolean {
-    const lines = text.split('\r\n');
-    const status = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/.exec(lines[0] ?? '');
-    if (!status) throw new Http1ProtocolError(`status line ${JSON.stringify(lines[0])}`);
-    const code = Number(status[2]);
-    if (code >= 100 && code < 200) return true;
-    const headers: [string, string][] = [];
-    let length: string | undefined;
-    let chunked = false;
-    let connection = '';
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i] ?? '';
-      const colon = line.indexOf(':');
-      if (colon <= 0) throw new Http1ProtocolError(`header line ${JSON.stringify(line)}`);
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      headers.push([name, value]);
-      if (name === 'content-length') {
-        if (!/^\d+$/.test(value) || (length !== undefined && length !== value))
-          throw new Http1ProtocolError(`content-length ${JSON.stringify(value)}`);
-        length = value;
-      } else if (name === 'transfer-encoding') chunked = /(^|,)\s*chunked\s*$/i.test(value);
-      else if (name === 'connection') connection = value.toLowerCase();
-    }
-    this.status = code;
-    this.#rawHeaders = headers;
-    this.#keepAlive =
-      status[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection);
-    if (code === 204 || code === 304) this.#mode = 'none';
-    else if (chunked) this.#mode = 'chunked';
-    else if (length !== undefined) {
-      this.#mode = 'length';
-      this.#remaining = Number(length);
-    } else {
-      this.#mode = 'close';
-      this.#keepAlive = false;
-    }
-    return false;
-  }
-
-  #readBody(data: Buffer): void {
-    if (this.complete) {
-      if (data.length > 0) throw new Http1ProtocolError('bytes after the end of the body');
-      return;
-    }
-    switch (this.#mode) {
-      case 'none':
-        if (data.length > 0) throw new Http1ProtocolError('bytes after the end of the body');
-        this.#finishBody();
-        return;
-      case 'close':
-        this.#text(data);
-        return;
-      case 'length': {
-        if (data.length > this.#remaining)
-          throw new Http1ProtocolError('more bytes than its content-length');
-        this.#remaining -= data.length;
-        this.#text(data);
-        if (this.#remaining === 0) this.#finishBody();
-        return;
-      }
-      case 'chunked':
-        this.#readChunked(data);
-        return;
-    }
-  }
-
-  #readChunked(data: Buffer): void {
-    let at = 0;
-    while (at < data.length && !this.complete) {
-      switch (this.#chunkState) {
-        case 'size':
-        case 'trailers': {
-          const newline = data.indexOf(10, at);
-          const end = newline < 0 ? data.length : newline + 1;
-          this.#line += data.toString('latin1', at, end);
-          at = end;
-          if (this.#line.length > MAX_CHUNK_LINE)
-            throw new Http1ProtocolError('chunk line too long');
-          if (newline < 0) break;
-          const line = this.#line.replace(/\r?\n$/, '');
-          this.#line = '';
-          if (this.#chunkState === 'trailers') {
-            if (line === '') this.#finishBody();
-            break;
-          }
-          const size = /^([0-9a-fA-F]+)\s*(;.*)?$/.exec(line);
-          if (!size?.[1]) throw new Http1ProtocolError(`chunk size ${JSON.stringify(line)}`);
-          this.#remaining = parseInt(size[1], 16);
-          this.#chunkState = this.#remaining === 0 ? 'trailers' : 'data';
-          break;
-        }
-        case 'data': {
-          const end = Math.min(data.length, at + this.#remaining);
-          this.#text(data.subarray(at, end));
-          this.#remaining -= end - at;
-          at = end;
-          if (this.#remaining === 0) this.#chunkState = 'data-end';
-          break;
-        }
-        case 'data-end': {
-          // The CRLF after a chunk's data, possibly split across packets.
-          const byte = data[at++];
-          if (byte === 13) break;
-          if (byte !== 10) throw new Http1ProtocolError('chunk data not followed by CRLF');
-          this.#chunkState = 'size';
-          break;
-        }
-      }
-    }
-    if (at < data.length) throw new Http1ProtocolError('bytes after the end of the body');
-  }
-
-  #text(bytes: Buffer): void {
-    const text = this.#decoder.write(bytes);
-    if (text.length > 0) this.#push(text);
+  #onHead(head: ResponseHead): void {
+    this.status = head.status;
+    this.#rawHeaders = head.headers;
+    this.#keepAlive = head.keepAlive;
+    this.#resolveHead(this);
   }
 
   #push(text: string): void {
@@ -422,8 +274,6 @@ class Exchange implements Http1Response {
 
   #finishBody(): void {
     if (this.complete || this.#error !== null) return;
-    const tail = this.#decoder.end();
-    if (tail.length > 0) this.#push(tail);
     this.complete = true;
     this.#detach();
     if (this.#keepAlive) this.#pool.keep(this.#key, this.#socket);
@@ -439,7 +289,7 @@ class Exchange implements Http1Response {
     this.#error = error;
     this.#detach();
     this.#socket.destroy();
-    if (!this.#headDone) this.#rejectHead(error);
+    if (!this.#parser.headDone) this.#rejectHead(error);
     const waiter = this.#waiter;
     this.#waiter = null;
     waiter?.reject(error);
