@@ -1,12 +1,14 @@
 // "To the cluster" in Chromium against the real `rlm-studio serve` and a stand-in Ray job server on
 // 127.0.0.1 (training/cluster/ray-stand-in.ts): export the configured job (files in the workspace),
 // named errors for a missing address and a proxy's page, the address and token saved in Settings
-// (the token never in the page), submit, follow a job to SUCCEEDED with its logs, stop a second one.
+// (the token never in the page), submit, follow a job to SUCCEEDED with its logs, stop a second one,
+// find a job submitted from the command line.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeToyRows } from '../training/cluster/toy-rows.test-helper.ts';
+import { RayJobsClient } from '../training/cluster/ray-jobs.ts';
 import { startRayStandIn, type RayStandIn } from '../training/cluster/ray-stand-in.ts';
 import { openApp, screenshot, type OpenedApp } from './harness.ts';
 
@@ -138,5 +140,29 @@ describe('train: to the cluster', () => {
     expect(opened.pageErrors).toEqual([]);
     await page.getByTestId('cluster-logs').scrollIntoViewIfNeeded();
     await screenshot(page, 'cluster-stopped');
+  });
+
+  it('finds a job submitted from the command line and follows it', async () => {
+    // What `rlm-studio cluster submit --dir` sends (an export's ray-job.json), and a job of
+    // someone else's on the same cluster.
+    const ray = new RayJobsClient({ address: server.address, token: TOKEN });
+    const fromCli = (
+      await ray.submit({
+        entrypoint: 'bash run.sh',
+        metadata: { app: 'rlm-studio', name: 'cli-run' },
+      })
+    ).submissionId;
+    await ray.submit({ entrypoint: 'python other.py', metadata: { app: 'someone-else' } });
+    await page.getByTestId('cluster-find-jobs').click();
+    await page.getByTestId('cluster-found').getByText('1 job found on the cluster').waitFor();
+    const names = await page.getByTestId('cluster-job').allTextContents();
+    expect(names).toHaveLength(3);
+    expect(names.filter((name) => name.startsWith(`cli-run · ${fromCli}`))).toHaveLength(1);
+    await page.getByTestId('cluster-job').getByText(`cli-run · ${fromCli}`).click();
+    expect(await waitForState('RUNNING')).toBe(fromCli);
+    await page.getByTestId('cluster-find-jobs').click();
+    await page.getByTestId('cluster-found').getByText('No other RLM Studio jobs').waitFor();
+    expect(opened.pageErrors).toEqual([]);
+    await screenshot(page, 'cluster-found');
   });
 });

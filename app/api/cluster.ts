@@ -57,10 +57,11 @@ export const ClusterExport = z.object({
 });
 export type ClusterExport = z.infer<typeof ClusterExport>;
 
-/** A job submitted from this workspace, as last seen. */
+/** A job of this workspace's list, as last seen. */
 export const ClusterJob = z.object({
   submissionId,
-  exportId,
+  /** The export it was submitted from; null for a job found on the cluster (cluster.findJobs). */
+  exportId: exportId.nullable(),
   name: z.string(),
   address: z.string(),
   submittedAt: z.number(),
@@ -114,9 +115,16 @@ export const clusterCommands = {
     response: z.object({ job: ClusterJob }),
   },
   'cluster.jobs': {
-    summary: 'The Ray jobs submitted from this workspace, newest first, as last seen.',
+    summary:
+      'The Ray jobs submitted from this workspace (or found on its cluster), newest first, as last seen.',
     request: z.object({}).strict(),
     response: z.object({ jobs: z.array(ClusterJob) }),
+  },
+  'cluster.findJobs': {
+    summary:
+      "Adds the cluster's RLM Studio jobs this workspace does not list (submitted from the CLI or another machine); answers with how many and the whole list.",
+    request: z.object({}).strict(),
+    response: z.object({ added: z.number().int(), jobs: z.array(ClusterJob) }),
   },
   'cluster.status': {
     summary: "Asks the cluster for a job's state (and remembers it).",

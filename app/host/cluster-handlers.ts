@@ -33,7 +33,21 @@ export interface RayJobsPort {
   status(submissionId: string): Promise<{ status: RayJobState; message?: string | null }>;
   logs(submissionId: string): Promise<string>;
   stop(submissionId: string): Promise<boolean>;
+  /** Every job the cluster knows, in Ray's own field names. */
+  list(): Promise<RayJobListing[]>;
 }
+
+export interface RayJobListing {
+  submission_id?: string | null | undefined;
+  status: RayJobState;
+  message?: string | null | undefined;
+  /** Epoch ms. */
+  start_time?: number | null | undefined;
+  metadata?: Record<string, string> | null | undefined;
+}
+
+/** What `metadata.app` says on the jobs of RLM Studio (training/cluster's ray-job.json). */
+const APP_TAG = 'rlm-studio';
 
 export interface ClusterConnection {
   address: string;
@@ -176,6 +190,7 @@ type ClusterCommand =
   | 'cluster.exports'
   | 'cluster.submit'
   | 'cluster.jobs'
+  | 'cluster.findJobs'
   | 'cluster.status'
   | 'cluster.logs'
   | 'cluster.stop';
@@ -319,6 +334,40 @@ export function clusterHandlers(options: ClusterHandlerOptions): ClusterHandlers
     },
 
     'cluster.jobs': () => Promise.resolve({ jobs: jobs.read() }),
+
+    'cluster.findJobs': async () => {
+      const { address } = connection.read();
+      if (address === null) throw new ClusterAddressMissingError();
+      const listed = await (await clientFor(address)).list();
+      const known = new Set(jobs.read().map((job) => job.submissionId));
+      const found: ClusterJob[] = [];
+      for (const job of listed) {
+        const id = job.submission_id;
+        if (!id || known.has(id) || job.metadata?.app !== APP_TAG) continue;
+        if (!ClusterJob.shape.submissionId.safeParse(id).success) continue;
+        // The export it names, when that export is this workspace's (the id is checked before it
+        // becomes part of a path).
+        const exportId = job.metadata.export ?? null;
+        const ours =
+          exportId !== null &&
+          ClusterJob.shape.exportId.safeParse(exportId).success &&
+          existsSync(join(root, exportId, 'export.json'));
+        found.push({
+          submissionId: id,
+          exportId: ours ? exportId : null,
+          name: job.metadata.name ?? id,
+          address,
+          submittedAt: job.start_time ?? now(),
+          state: job.status,
+          message: job.message ?? null,
+        });
+      }
+      if (found.length > 0) {
+        jobs.update((list) => [...found, ...list].sort((a, b) => b.submittedAt - a.submittedAt));
+        emit({ kind: 'cluster.jobsChanged', at: now() });
+      }
+      return { added: found.length, jobs: jobs.read() };
+    },
 
     'cluster.status': async ({ submissionId }) => {
       const job = findJob(submissionId);

@@ -18,6 +18,7 @@ import { composeEngine, savedClusterConnection, type Engine } from '../../app/ho
 import { FileApiKeyVault, VAULT_KEYS_FILE } from '../../app/models/index.ts';
 import { openWorkspace, type Workspace } from '../../app/store/index.ts';
 import { rayClusterBackend } from './backend.ts';
+import { RayJobsClient } from './ray-jobs.ts';
 import { startRayStandIn, type RayStandIn } from './ray-stand-in.ts';
 
 let dir: string;
@@ -160,6 +161,58 @@ describe('cluster commands', () => {
       'STOPPED',
       'SUCCEEDED',
     ]);
+  });
+
+  it("finds the cluster's RLM Studio jobs submitted elsewhere (the CLI), once, and follows them", async () => {
+    const { export: exported } = await call('cluster.export', {
+      name: 'From here',
+      config: config(),
+      target,
+    });
+    await expect(call('cluster.findJobs', {})).rejects.toMatchObject({
+      name: 'ClusterAddressMissingError',
+    });
+    await call('cluster.saveSettings', { address: server.address, token: 'tok-123' });
+    await call('cluster.submit', { exportId: exported.id });
+    // What `rlm-studio cluster submit --dir` sends: the export's ray-job.json as it is.
+    const rayJob = JSON.parse(await readFile(join(exported.dir, 'ray-job.json'), 'utf8')) as {
+      entrypoint: string;
+      metadata: Record<string, string>;
+    };
+    expect(rayJob.metadata).toEqual({ app: 'rlm-studio', name: 'from-here' });
+    const ray = new RayJobsClient({ address: server.address, token: 'tok-123' });
+    const fromCli = (await ray.submit(rayJob)).submissionId;
+    const named = (
+      await ray.submit({ ...rayJob, metadata: { ...rayJob.metadata, export: exported.id } })
+    ).submissionId;
+    const foreignPath = (
+      await ray.submit({ ...rayJob, metadata: { app: 'rlm-studio', export: '../../etc' } })
+    ).submissionId;
+    await ray.submit({ entrypoint: 'python other.py', metadata: { app: 'someone-else' } });
+    await ray.submit({ entrypoint: 'python bare.py' });
+    events.length = 0;
+
+    const found = await call('cluster.findJobs', {});
+    expect(found.added).toBe(3);
+    const byId = new Map(found.jobs.map((job) => [job.submissionId, job]));
+    expect(found.jobs).toHaveLength(4);
+    expect(byId.get(fromCli)).toMatchObject({
+      exportId: null,
+      name: 'from-here',
+      address: server.address,
+      state: 'PENDING',
+    });
+    expect(byId.get(named)?.exportId).toBe(exported.id);
+    expect(byId.get(foreignPath)).toMatchObject({ exportId: null, name: foreignPath });
+    expect(events.map((e) => e.kind)).toEqual(['cluster.jobsChanged']);
+    expect((await call('cluster.jobs', {})).jobs).toEqual(found.jobs);
+
+    // Found once: a second look adds nothing and says nothing.
+    expect((await call('cluster.findJobs', {})).added).toBe(0);
+    expect(events).toHaveLength(1);
+    // A found job is followed like any other.
+    expect((await call('cluster.status', { submissionId: fromCli })).job.state).toBe('RUNNING');
+    expect(await call('cluster.stop', { submissionId: fromCli })).toEqual({ stopped: true });
   });
 
   it('names a job without a dataset, an unknown job, a refused token, a proxy page and a dead cluster', async () => {

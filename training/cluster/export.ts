@@ -74,7 +74,8 @@ export async function exportSkyRlJob(
     ['run.sh', skyrlLaunchScript(overrides)],
     [
       'ray-job.json',
-      `${JSON.stringify({ entrypoint, metadata: { app: 'rlm-studio' } }, null, 2)}\n`,
+      // The app finds its jobs on a cluster by `app`, whoever submitted them (cluster.findJobs).
+      `${JSON.stringify({ entrypoint, metadata: { app: 'rlm-studio', name: options.cluster.runName } }, null, 2)}\n`,
     ],
     ['train-config.json', `${JSON.stringify(config, null, 2)}\n`],
   ];

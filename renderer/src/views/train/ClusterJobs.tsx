@@ -1,4 +1,5 @@
-// The Ray jobs submitted from this workspace: pick one to follow its state and the tail of its
+// The Ray jobs submitted from this workspace (or found on its cluster, submitted from the command
+// line or another machine): pick one to follow its state and the tail of its
 // logs (refreshed while it runs), and stop it. Jobs are listed as last seen, so they survive a
 // reload and a cluster that does not answer.
 import { useState } from 'react';

@@ -1,6 +1,7 @@
 // To the cluster: the job configured in the form above, exported in SkyRL's formats to a folder of
 // the workspace (its path and files are shown), then submitted to the Ray cluster of Settings >
-// Cluster and followed below. The latest export stays offered after a reload.
+// Cluster and followed below. The latest export stays offered after a reload. "Find jobs" adds the
+// cluster's RLM Studio jobs submitted elsewhere (`rlm-studio cluster submit`, another machine).
 import { useEffect, useState } from 'react';
 import { ClusterTarget, type ClusterExport } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
@@ -32,6 +33,7 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const [followId, setFollowId] = useState<string | null>(null);
+  const [foundCount, setFoundCount] = useState<number | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -96,6 +98,13 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
       setFollowId(answer.job.submissionId);
     });
   };
+  const findJobs = () => {
+    setFoundCount(null);
+    run(async () => {
+      const answer = await api.call('cluster.findJobs', {});
+      setFoundCount(answer.added);
+    });
+  };
 
   return (
     <section
@@ -132,7 +141,23 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
         >
           Submit
         </button>
+        <button
+          type="button"
+          onClick={findJobs}
+          disabled={busy}
+          data-testid="cluster-find-jobs"
+          title="adds the cluster's RLM Studio jobs submitted elsewhere (the command line, another machine) to the list below"
+        >
+          Find jobs
+        </button>
       </div>
+      {foundCount !== null && (
+        <p className="settings-muted" role="status" data-testid="cluster-found">
+          {foundCount === 0
+            ? 'No other RLM Studio jobs on the cluster.'
+            : `${String(foundCount)} job${foundCount === 1 ? '' : 's'} found on the cluster, added below.`}
+        </p>
+      )}
       {failure && (
         <p className="papers-failure" role="alert" data-testid="cluster-failure">
           {failure.name}: {failure.message}
