@@ -363,7 +363,12 @@ export function clusterHandlers(options: ClusterHandlerOptions): ClusterHandlers
         });
       }
       if (found.length > 0) {
-        jobs.update((list) => [...found, ...list].sort((a, b) => b.submittedAt - a.submittedAt));
+        jobs.update((list) => {
+          // Another call may have added some of them since the list was read.
+          const listedNow = new Set(list.map((job) => job.submissionId));
+          const added = found.filter((job) => !listedNow.has(job.submissionId));
+          return [...added, ...list].sort((a, b) => b.submittedAt - a.submittedAt);
+        });
         emit({ kind: 'cluster.jobsChanged', at: now() });
       }
       return { added: found.length, jobs: jobs.read() };
