@@ -8,13 +8,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrainConfig, type ApiEvent, type ApiEventOf } from '../app/api/index.ts';
 import { loadEmbedder } from '../app/papers/embed/embedder.ts';
 import { writeTinyModel } from '../app/papers/embed/fixtures/tiny-model.ts';
 import { checkModelFolder, type ModelFolder } from '../app/papers/index.ts';
-import { buildElectron, electronBuildOptions } from '../scripts/build-electron.ts';
+import { buildWithHarness } from './fixtures/build-with-harness.ts';
 import type * as HarnessModule from './fixtures/children-harness.ts';
 
 type Harness = typeof HarnessModule;
@@ -28,13 +27,7 @@ let harness: Harness;
 let model: ModelFolder;
 
 beforeAll(async () => {
-  await buildElectron({ root: projectRoot, outDir: checkoutOut });
-  const { main } = electronBuildOptions({ root: projectRoot, outDir: checkoutOut });
-  await build({
-    ...main,
-    entryPoints: [join(projectRoot, 'electron', 'fixtures', 'children-harness.ts')],
-    outfile: join(checkoutOut, 'children-harness.cjs'),
-  });
+  await buildWithHarness(projectRoot, checkoutOut, 'children-harness');
   // The children load their native packages (transformers.js, webgpu) from node_modules.
   symlinkSync(join(projectRoot, 'node_modules'), join(checkout, 'node_modules'), 'dir');
   harness = createRequire(join(checkoutOut, 'main.cjs'))('./children-harness.cjs') as Harness;

@@ -18,10 +18,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingLoop } from '../app/repl/recording-loop.ts';
-import { buildElectron, electronBuildOptions } from '../scripts/build-electron.ts';
+import { buildWithHarness } from './fixtures/build-with-harness.ts';
 import type * as HarnessModule from './fixtures/repl-harness.ts';
 
 type Harness = typeof HarnessModule;
@@ -41,13 +40,7 @@ const unpackedOut = join(resources, 'app.asar.unpacked', 'dist', 'electron');
 const unpackedPyodide = join(resources, 'app.asar.unpacked', 'node_modules', 'pyodide');
 
 beforeAll(async () => {
-  await buildElectron({ root: projectRoot, outDir: checkoutOut });
-  const { main } = electronBuildOptions({ root: projectRoot, outDir: checkoutOut });
-  await build({
-    ...main,
-    entryPoints: [join(projectRoot, 'electron', 'fixtures', 'repl-harness.ts')],
-    outfile: join(checkoutOut, 'repl-harness.cjs'),
-  });
+  await buildWithHarness(projectRoot, checkoutOut, 'repl-harness');
   mkdirSync(join(checkout, 'node_modules'));
   symlinkSync(pyodideSource, join(checkout, 'node_modules', 'pyodide'), 'dir');
 
@@ -136,28 +129,25 @@ function describeRepl(layout: string, outDir: () => string) {
 }
 
 describe('the interpreter files beside the bundle', () => {
+  /** The interpreter's files when its repl/ folder and Pyodide are where these say. */
+  const layout = (repl: string, pyodide: string) => ({
+    entry: join(repl, 'interpreter.mjs'),
+    cancelWatch: join(repl, 'cancel-watch.mjs'),
+    pythonDir: join(repl, 'python'),
+    pyodideDir: pyodide,
+    readable: [pyodide, repl],
+  });
+
   it('in a checkout: dist/electron/repl and node_modules/pyodide', () => {
-    const files = loadHarness(checkoutOut).interpreterFiles();
-    const repl = join(checkoutOut, 'repl');
-    expect(files).toEqual({
-      entry: join(repl, 'interpreter.mjs'),
-      cancelWatch: join(repl, 'cancel-watch.mjs'),
-      pythonDir: join(repl, 'python'),
-      pyodideDir: pyodideSource,
-      readable: [pyodideSource, repl],
-    });
+    expect(loadHarness(checkoutOut).interpreterFiles()).toEqual(
+      layout(join(checkoutOut, 'repl'), pyodideSource),
+    );
   });
 
   it('in a packaged app: only app.asar.unpacked paths, never inside app.asar', () => {
-    const files = loadHarness(packedOut).interpreterFiles();
-    const repl = join(unpackedOut, 'repl');
-    expect(files).toEqual({
-      entry: join(repl, 'interpreter.mjs'),
-      cancelWatch: join(repl, 'cancel-watch.mjs'),
-      pythonDir: join(repl, 'python'),
-      pyodideDir: unpackedPyodide,
-      readable: [unpackedPyodide, repl],
-    });
+    expect(loadHarness(packedOut).interpreterFiles()).toEqual(
+      layout(join(unpackedOut, 'repl'), unpackedPyodide),
+    );
   });
 
   it('lets the packaged child read its files and Pyodide, but not the archive or the host', () => {
