@@ -339,11 +339,10 @@ export function clusterHandlers(options: ClusterHandlerOptions): ClusterHandlers
       const { address } = connection.read();
       if (address === null) throw new ClusterAddressMissingError();
       const listed = await (await clientFor(address)).list();
-      const known = new Set(jobs.read().map((job) => job.submissionId));
       const found: ClusterJob[] = [];
       for (const job of listed) {
         const id = job.submission_id;
-        if (!id || known.has(id) || job.metadata?.app !== APP_TAG) continue;
+        if (!id || job.metadata?.app !== APP_TAG) continue;
         if (!ClusterJob.shape.submissionId.safeParse(id).success) continue;
         // The export it names, when that export is this workspace's (the id is checked before it
         // becomes part of a path).
@@ -362,16 +361,16 @@ export function clusterHandlers(options: ClusterHandlerOptions): ClusterHandlers
           message: job.message ?? null,
         });
       }
-      if (found.length > 0) {
-        jobs.update((list) => {
-          // Another call may have added some of them since the list was read.
-          const listedNow = new Set(list.map((job) => job.submissionId));
-          const added = found.filter((job) => !listedNow.has(job.submissionId));
-          return [...added, ...list].sort((a, b) => b.submittedAt - a.submittedAt);
-        });
-        emit({ kind: 'cluster.jobsChanged', at: now() });
-      }
-      return { added: found.length, jobs: jobs.read() };
+      // Only the jobs the list does not hold when it is written (the call waited on the cluster).
+      let added = 0;
+      const next = jobs.update((list) => {
+        const listedNow = new Set(list.map((job) => job.submissionId));
+        const fresh = found.filter((job) => !listedNow.has(job.submissionId));
+        added = fresh.length;
+        return [...fresh, ...list].sort((a, b) => b.submittedAt - a.submittedAt);
+      });
+      if (added > 0) emit({ kind: 'cluster.jobsChanged', at: now() });
+      return { added, jobs: next };
     },
 
     'cluster.status': async ({ submissionId }) => {
