@@ -14,6 +14,12 @@ export interface FakeServer {
   url: string;
   requests: () => number;
   maxInFlight: () => number;
+  /** Connections accepted. */
+  connections: () => number;
+  /** Starts the counts again (requests, most in flight at once, connections). */
+  resetCounters(): void;
+  /** Closes every keep-alive connection with no request in progress, as a server's idle timeout does. */
+  closeIdle(): void;
   close(): Promise<void>;
 }
 
@@ -31,7 +37,10 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
   let requests = 0;
   let inFlight = 0;
   let maxInFlight = 0;
+  let connections = 0;
   const sockets = new Set<Socket>();
+  /** Connections with a request waiting for its answer. */
+  const busy = new Set<Socket>();
 
   const answer = (socket: Socket, body: string) => {
     let parsed: ChatRequest;
@@ -43,6 +52,7 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
     }
     requests++;
     inFlight++;
+    busy.add(socket);
     maxInFlight = Math.max(maxInFlight, inFlight);
     const text = reply(parsed.messages);
     const usage = {
@@ -52,6 +62,7 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
     };
     setTimeout(() => {
       inFlight--;
+      busy.delete(socket);
       if (socket.destroyed) return;
       socket.write(
         parsed.stream ? streamed(parsed.model, text, usage) : whole(parsed.model, text, usage),
@@ -61,6 +72,7 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
 
   const server: Server = createServer((socket) => {
     sockets.add(socket);
+    connections++;
     socket.setNoDelay(true);
     let pending: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
@@ -84,7 +96,10 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
       }
     });
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      busy.delete(socket);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -92,6 +107,15 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
     url: `http://127.0.0.1:${port}/v1`,
     requests: () => requests,
     maxInFlight: () => maxInFlight,
+    connections: () => connections,
+    resetCounters: () => {
+      requests = 0;
+      connections = 0;
+      maxInFlight = inFlight;
+    },
+    closeIdle: () => {
+      for (const socket of sockets) if (!busy.has(socket)) socket.end();
+    },
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -32,10 +32,19 @@ const server = await startFakeOpenAI(delayMs, (messages) => {
 });
 
 process.on('message', (message) => {
+  if (message === 'reset') {
+    // Between passes: counts start again and idle keep-alive connections close, so the next pass
+    // connects as the first did.
+    for (const wave of Object.keys(arrivals)) delete arrivals[wave];
+    server.resetCounters();
+    server.closeIdle();
+    process.send?.('reset');
+  }
   if (message === 'counters') {
     process.send?.({
       requests: server.requests(),
       maxInFlight: server.maxInFlight(),
+      connections: server.connections(),
       arrivals,
     });
   }

@@ -55,36 +55,52 @@ const userCodeMs = overheadEvents.reduce(
 const perTurnWall = overheadWall / turns;
 const perTurnOverhead = (overheadWall - userCodeMs) / turns;
 
-// (2) 512 agents at once against a 200 ms server in its own process.
+// (2) 512 agents at once against a 200 ms server in its own process, in two passes of the same load.
+// The first is this process's first burst of HTTP work: V8 compiles the client, stream, retry and
+// loop paths while it runs (on the two cores the burst needs). The second, the figure, is the warm
+// engine a session runs on once it has done anything; like the interpreters' boot above, the
+// compile is a cost paid once per process. The server closes its idle keep-alive connections in
+// between, so the second pass opens its own 384 connections as the first did. Both are printed.
 const delayMs = 200;
 const server = await startLoadServer(delayMs);
 const roots = 128;
 const rss = peakRss([server.pid]);
+
+async function loadPass(): Promise<{ wallMs: number; startedAt: number }> {
+  const passStarted = performance.now();
+  const runs = await Promise.all(
+    Array.from({ length: roots }, () =>
+      engine.runs.start({
+        set: 'bench',
+        question: 'load',
+        model: `openai-compatible:bench@${server.url}`,
+        budgets: { maxTurns: 3, maxDepth: 1, maxInFlightCalls: 1024 },
+      }),
+    ),
+  );
+  const outcomes = await Promise.all(runs.map((run) => run.finished));
+  const wallMs = performance.now() - passStarted;
+  const failures = outcomes.filter((outcome) => outcome.status !== 'done');
+  if (failures.length > 0)
+    throw new Error(
+      `${failures.length} load runs failed, e.g. ${JSON.stringify(failures[0]?.error)}`,
+    );
+  return { wallMs, startedAt: performance.timeOrigin + passStarted };
+}
+
+const firstPass = await loadPass();
+await server.reset();
+// Let the engine see the closed connections leave its pool before the timed pass.
+await new Promise((resolve) => setTimeout(resolve, 300));
 const cpu = cpuUse([server.pid]);
 const loadBefore = loadavg()[0] ?? 0;
-started = performance.now();
-const loadStartedAt = performance.timeOrigin + started;
-const runs = await Promise.all(
-  Array.from({ length: roots }, () =>
-    engine.runs.start({
-      set: 'bench',
-      question: 'load',
-      model: `openai-compatible:bench@${server.url}`,
-      budgets: { maxTurns: 3, maxDepth: 1, maxInFlightCalls: 1024 },
-    }),
-  ),
-);
-const outcomes = await Promise.all(runs.map((run) => run.finished));
-const loadWall = performance.now() - started;
+const timedPass = await loadPass();
+const loadWall = timedPass.wallMs;
+const loadStartedAt = timedPass.startedAt;
 const peak = rss.stop();
 const cpuSpent = cpu.stop();
 const counters = await server.counters();
 server.close();
-const failures = outcomes.filter((outcome) => outcome.status !== 'done');
-if (failures.length > 0)
-  throw new Error(
-    `${failures.length} load runs failed, e.g. ${JSON.stringify(failures[0]?.error)}`,
-  );
 // Critical path: root turn 1, then a child's 3 turns, then root turns 2 and 3: 6 calls in a row.
 const criticalPathMs = 6 * delayMs;
 // Where the wall time beyond it went: when each wave of requests reached the server. A wave's last
@@ -115,7 +131,7 @@ console.log(
   `overhead: ${turns} turns in ${overheadWall.toFixed(0)} ms, user code ${userCodeMs.toFixed(0)} ms`,
 );
 console.log(
-  `load: ${roots * 4} agents in ${loadWall.toFixed(0)} ms (critical path ${criticalPathMs} ms), ${counters.requests} requests, ${counters.maxInFlight} at once at most`,
+  `load: ${roots * 4} agents in ${loadWall.toFixed(0)} ms (critical path ${criticalPathMs} ms), ${counters.requests} requests, ${counters.maxInFlight} at once at most, over ${counters.connections} new connections; the first pass in this process took ${firstPass.wallMs.toFixed(0)} ms`,
 );
 console.log(
   `load waves (requests reaching the server, ms after the start): ${waves
@@ -136,8 +152,13 @@ console.log(
     load_wall_ms: Math.round(loadWall),
     load_critical_path_ms: criticalPathMs,
     load_wall_vs_critical_path_ratio: Number((loadWall / criticalPathMs).toFixed(3)),
+    load_first_pass_wall_ms: Math.round(firstPass.wallMs),
+    load_first_pass_wall_vs_critical_path_ratio: Number(
+      (firstPass.wallMs / criticalPathMs).toFixed(3),
+    ),
     load_requests: counters.requests,
     load_max_in_flight: counters.maxInFlight,
+    load_connections_opened: counters.connections,
     ...Object.fromEntries(
       waves.map((wave) => [`load_last_${wave}_arrival_ms`, Math.round(waveLast[wave] ?? 0)]),
     ),
@@ -157,9 +178,13 @@ interface LoadServer {
   counters(): Promise<{
     requests: number;
     maxInFlight: number;
+    /** Connections the server accepted. */
+    connections: number;
     /** Epoch ms each request arrived, by wave ('root_turn1', 'child_turn2', ...). */
     arrivals: Record<string, number[]>;
   }>;
+  /** Starts the counts again and closes the server's idle connections. */
+  reset(): Promise<void>;
   close(): void;
 }
 
@@ -176,6 +201,10 @@ async function startLoadServer(delay: number): Promise<LoadServer> {
   return {
     url,
     pid: child.pid ?? -1,
+    reset: async () => {
+      child.send('reset');
+      await next();
+    },
     counters: async () => {
       child.send('counters');
       return (await next()) as Awaited<ReturnType<LoadServer['counters']>>;
