@@ -7,7 +7,7 @@ import { startFakeOpenAI, turnOf } from './fake-openai-server.ts';
 const repl = (code: string) => '```repl\n' + code + '\n```';
 const delayMs = Number(process.argv[2] ?? '200');
 
-const arrivals: Record<string, number[]> = {};
+let arrivals: Record<string, number[]> = {};
 
 const server = await startFakeOpenAI(delayMs, (messages) => {
   const turn = turnOf(messages);
@@ -35,7 +35,7 @@ process.on('message', (message) => {
   if (message === 'reset') {
     // Between passes: counts start again and idle keep-alive connections close, so the next pass
     // connects as the first did.
-    for (const wave of Object.keys(arrivals)) delete arrivals[wave];
+    arrivals = {};
     server.resetCounters();
     server.closeIdle();
     process.send?.('reset');

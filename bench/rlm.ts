@@ -36,7 +36,7 @@ const scriptFile = join(dir, 'overhead.json');
 writeFileSync(scriptFile, JSON.stringify({ '0': responses }));
 const overheadEvents: { kind: string; durationMs?: number }[] = [];
 const stopOverhead = engine.runs.onEvent((_id, event) => overheadEvents.push(event));
-let started = performance.now();
+const started = performance.now();
 const overheadRun = await engine.runs.start({
   set: 'bench',
   question: 'overhead',
