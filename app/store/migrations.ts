@@ -147,6 +147,17 @@ export const migrations: readonly Migration[] = [
           ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT 'live';
           CREATE INDEX runs_parent ON runs(parent_run_id);`,
   },
+  {
+    version: 6,
+    name: 'run prompt texts',
+    // Each text of a run's prompts once; turn.started events refer to them (app/store/run-texts.ts).
+    sql: `CREATE TABLE run_texts (
+            run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            id INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (run_id, id)
+          ) STRICT;`,
+  },
 ];
 
 export class WorkspaceTooNewError extends Error {

@@ -1,9 +1,10 @@
 // Runs as append-only event logs in SQLite. Events are buffered for a few milliseconds and
 // written in one transaction, so a busy run costs few syncs; a killed process loses at most that
 // window and its run is marked interrupted the next time a workspace opens its runs.
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { RunEvent, RunFilter, RunStatus } from '../api/index.ts';
 import { transaction } from './database.ts';
+import { decodeEvents, decodeEventsJson, storedJson, TextIds, textWriter } from './run-texts.ts';
 
 export interface RunSummary {
   id: string;
@@ -254,6 +255,8 @@ export class RunStore {
       const insert = this.#db.prepare(
         'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
       );
+      const ids = new TextIds();
+      const writeText = textWriter(this.#db)(run.id);
       events.forEach((event, seq) => {
         insert.run(
           run.id,
@@ -261,7 +264,7 @@ export class RunStore {
           Math.round(event.at),
           event.kind,
           'agentId' in event ? event.agentId : null,
-          JSON.stringify(event),
+          storedJson(event, ids, writeText),
         );
       });
     });
@@ -284,22 +287,24 @@ export class RunStore {
   }
 
   events(id: string): RunEvent[] {
-    this.#queue.flush();
-    const rows = this.#db
-      .prepare('SELECT data FROM run_events WHERE run_id = ? ORDER BY seq')
-      .all(id) as { data: string }[];
-    if (rows.length === 0) this.get(id);
-    return rows.map((row) => JSON.parse(row.data) as RunEvent);
+    return decodeEvents(this.#db, id, this.#rows(id));
   }
 
-  /** The same log as `events`, as the JSON text of the array: the stored rows joined, not re-parsed. */
+  /**
+   * The same log as `events`, as the JSON text of the array: the stored rows joined, not re-parsed
+   * (prompt texts are spliced back into turn.started rows as text).
+   */
   eventsJson(id: string): string {
+    return decodeEventsJson(this.#db, id, this.#rows(id));
+  }
+
+  #rows(id: string): { kind: string; data: string }[] {
     this.#queue.flush();
     const rows = this.#db
-      .prepare('SELECT data FROM run_events WHERE run_id = ? ORDER BY seq')
-      .all(id) as { data: string }[];
+      .prepare('SELECT kind, data FROM run_events WHERE run_id = ? ORDER BY seq')
+      .all(id) as { kind: string; data: string }[];
     if (rows.length === 0) this.get(id);
-    return `[${rows.map((row) => row.data).join(',')}]`;
+    return rows;
   }
 
   remove(id: string): boolean {
@@ -417,6 +422,30 @@ class EventQueue {
       `UPDATE runs SET status = ?, finished_at = ?, answer = ?, agents = ?, turns = ?, input_tokens = ?,
          output_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
     );
+    const texts = textWriter(this.#db);
+    // Text ids handed out in this transaction stand only if it commits.
+    const touched = new Set<RunWriter>();
+    try {
+      this.#transaction(runs, items, { create, insert, finish, texts, touched });
+    } catch (error) {
+      for (const writer of touched) writer.texts.rollback();
+      throw error;
+    }
+    for (const writer of touched) writer.texts.commit();
+  }
+
+  #transaction(
+    runs: (NewRun & { createdAt: number })[],
+    items: { writer: RunWriter; event: RunEvent }[],
+    statements: {
+      create: StatementSync;
+      insert: StatementSync;
+      finish: StatementSync;
+      texts: ReturnType<typeof textWriter>;
+      touched: Set<RunWriter>;
+    },
+  ): void {
+    const { create, insert, finish, texts, touched } = statements;
     transaction(this.#db, () => {
       for (const run of runs) {
         create.run(
@@ -432,13 +461,16 @@ class EventQueue {
         );
       }
       for (const { writer, event } of items) {
+        if (event.kind === 'turn.started') touched.add(writer);
         insert.run(
           writer.runId,
           writer.nextSeq(),
           event.at,
           event.kind,
           'agentId' in event ? event.agentId : null,
-          JSON.stringify(event),
+          event.kind === 'turn.started'
+            ? storedJson(event, writer.texts, texts(writer.runId))
+            : JSON.stringify(event),
         );
         if (event.kind === 'run.finished') {
           finish.run(
@@ -461,6 +493,8 @@ class EventQueue {
 
 export class RunWriter {
   readonly runId: string;
+  /** Ids of this run's prompt texts in run_texts (see run-texts.ts). */
+  readonly texts = new TextIds();
   readonly #queue: EventQueue;
   #seq = 0;
 

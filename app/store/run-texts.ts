@@ -1,0 +1,145 @@
+// The texts of a run's prompts, stored once each (migration 6). A turn.started event holds the
+// agent's whole conversation so far (system prompt, opening, every earlier turn): stored verbatim,
+// an agent's log grows with the square of its turns, and bench:rlm's 512 agents wrote their ~2 KB
+// system prompts 1,536 times (3.7 of the log's 5 MB). In run_events a turn.started message holds
+// `ref`, an id in run_texts, instead of `content`; reading puts the text back, so `events()` and
+// `eventsJson()` return exactly what was appended. Invariant: a stored message has either `content`
+// (rows written before migration 6) or `ref`, never both, and every `ref` names a row of its run.
+import type { DatabaseSync } from 'node:sqlite';
+import type { RunEvent } from '../api/index.ts';
+
+type TurnStarted = Extract<RunEvent, { kind: 'turn.started' }>;
+type Role = TurnStarted['messages'][number]['role'];
+
+export class RunTextMissingError extends Error {
+  override readonly name = 'RunTextMissingError';
+  constructor(runId: string, id: number) {
+    super(
+      `The log of run '${runId}' refers to prompt text ${String(id)}, which the workspace does not hold; the database was changed outside RLM Studio`,
+    );
+  }
+}
+
+/**
+ * One run's text ids. An id is kept for reuse only once the transaction that wrote its text has
+ * committed: after a rollback the text is written again with the next event that holds it.
+ */
+export class TextIds {
+  readonly #committed = new Map<string, number>();
+  readonly #pending = new Map<string, number>();
+  #next = 0;
+
+  /** The text's id; `write` stores a text seen for the first time (inside the caller's transaction). */
+  idOf(text: string, write: (id: number, text: string) => void): number {
+    let id = this.#committed.get(text) ?? this.#pending.get(text);
+    if (id === undefined) {
+      id = this.#next++;
+      write(id, text);
+      this.#pending.set(text, id);
+    }
+    return id;
+  }
+
+  commit(): void {
+    for (const [text, id] of this.#pending) this.#committed.set(text, id);
+    this.#pending.clear();
+  }
+
+  rollback(): void {
+    this.#pending.clear();
+  }
+}
+
+/** Writes run_texts rows, one prepared statement per transaction. */
+export function textWriter(
+  db: DatabaseSync,
+): (runId: string) => (id: number, text: string) => void {
+  const insert = db.prepare('INSERT INTO run_texts (run_id, id, text) VALUES (?, ?, ?)');
+  return (runId) => (id, text) => {
+    insert.run(runId, id, text);
+  };
+}
+
+/** The JSON stored for an event: turn.started messages by reference, every other event as is. */
+export function storedJson(
+  event: RunEvent,
+  ids: TextIds,
+  write: (id: number, text: string) => void,
+): string {
+  if (event.kind !== 'turn.started') return JSON.stringify(event);
+  return JSON.stringify({
+    ...event,
+    messages: event.messages.map((message) => ({
+      role: message.role,
+      ref: ids.idOf(message.content, write),
+    })),
+  });
+}
+
+function loadTexts(db: DatabaseSync, runId: string): Map<number, string> {
+  const rows = db.prepare('SELECT id, text FROM run_texts WHERE run_id = ?').all(runId) as {
+    id: number;
+    text: string;
+  }[];
+  return new Map(rows.map((row) => [row.id, row.text]));
+}
+
+function textOf(texts: Map<number, string>, runId: string, id: number): string {
+  const text = texts.get(id);
+  if (text === undefined) throw new RunTextMissingError(runId, id);
+  return text;
+}
+
+/** Reads a run's stored rows back into the events that were appended. */
+export function decodeEvents(
+  db: DatabaseSync,
+  runId: string,
+  rows: readonly { kind: string; data: string }[],
+): RunEvent[] {
+  let texts: Map<number, string> | null = null;
+  return rows.map((row) => {
+    const event = JSON.parse(row.data) as RunEvent;
+    if (event.kind !== 'turn.started') return event;
+    const stored = event.messages as { role: Role; content?: string; ref?: number }[];
+    if (!stored.some((message) => message.ref !== undefined)) return event;
+    texts ??= loadTexts(db, runId);
+    const known = texts;
+    return {
+      ...event,
+      messages: stored.map((message) => ({
+        role: message.role,
+        content:
+          message.ref === undefined ? (message.content ?? '') : textOf(known, runId, message.ref),
+      })),
+    };
+  });
+}
+
+// A message by reference, as storedJson writes it. Outside a string literal only: inside one every
+// quote is escaped, so this cannot match text a model or a paper wrote.
+const storedRef = /\{"role":"(system|user|assistant)","ref":(\d+)\}/g;
+
+/** The JSON text of the appended events, from the stored rows, without parsing what needs no change. */
+export function decodeEventsJson(
+  db: DatabaseSync,
+  runId: string,
+  rows: readonly { kind: string; data: string }[],
+): string {
+  let texts: Map<number, string> | null = null;
+  const json = new Map<number, string>();
+  const parts = rows.map((row) => {
+    if (row.kind !== 'turn.started' || !row.data.includes('"ref":')) return row.data;
+    texts ??= loadTexts(db, runId);
+    const known = texts;
+    return row.data.replace(storedRef, (_whole, role: string, id: string) => {
+      const key = Number(id);
+      let text = json.get(key);
+      if (text === undefined) {
+        text = JSON.stringify(textOf(known, runId, key));
+        json.set(key, text);
+      }
+      return `{"role":"${role}","content":${text}}`;
+    });
+  });
+  return `[${parts.join(',')}]`;
+}
