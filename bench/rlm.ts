@@ -3,7 +3,7 @@
 // rlm_query_batched of 3 children, 3 turns each) against a local OpenAI-compatible server that
 // answers after 200 ms: wall time against the critical path, and peak RSS (this process and the
 // REPL's). Ends with one JSON line of figures.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeEngine } from '../app/host/index.ts';
@@ -125,6 +125,10 @@ const waveFirst = Object.fromEntries(
 
 await engine.dispose();
 workspace.close();
+// The event logs of every run above (both passes: 1,024 agents), as the workspace holds them on disk.
+const logBytes = readdirSync(dir)
+  .filter((name) => name.startsWith('rlm-studio.sqlite'))
+  .reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
 rmSync(dir, { recursive: true, force: true });
 
 console.log(
@@ -167,6 +171,7 @@ console.log(
     load_cpu_server_ms: Math.round(cpuSpent.othersMs),
     load_average_1m_before: Number(loadBefore.toFixed(2)),
     peak_rss_mb: Math.round(peak.totalBytes / 2 ** 20),
+    workspace_db_mb: Number((logBytes / 2 ** 20).toFixed(1)),
     peak_rss_main_mb: Math.round(peak.mainBytes / 2 ** 20),
     peak_rss_repl_mb: Math.round(peak.childBytes / 2 ** 20),
   }),
