@@ -111,17 +111,22 @@ export class LoraPolicy {
     return { sequences, starts };
   }
 
+  /**
+   * Log-probs of the turns' responses (and their gradient, with `grad`); `temperature`: of the
+   * distribution the turns were sampled from, softmax(logits / temperature) (default 1).
+   */
   async score(
     turns: readonly PolicyTurn[],
-    options: { reference: boolean; grad: boolean },
+    options: { reference: boolean; grad: boolean; temperature?: number },
   ): Promise<PolicyScores> {
     const { sequences, starts } = this.#sequences(turns);
+    const scoring = options.temperature === undefined ? {} : { temperature: options.temperature };
     let entropy = NaN;
     let all: Float64Array[];
     if (options.reference) {
-      all = await this.trainer.logProbs(sequences, { adapters: false });
+      all = await this.trainer.logProbs(sequences, { adapters: false, ...scoring });
     } else {
-      const stats = await this.trainer.logProbsAndEntropy(sequences);
+      const stats = await this.trainer.logProbsAndEntropy(sequences, scoring);
       all = stats.logp;
       const response = stats.entropy.flatMap((row, i) => Array.from(row.slice(starts[i] ?? 0)));
       entropy = response.reduce((a, b) => a + b, 0) / Math.max(1, response.length);
@@ -144,7 +149,7 @@ export class LoraPolicy {
           g.forEach((value, t) => (row[(starts[i] ?? 0) + t] = value));
           return row;
         });
-        await trainer.accumulate(sequences, weights);
+        await trainer.accumulate(sequences, weights, scoring);
       },
     };
   }

@@ -122,6 +122,8 @@ export function sequenceLogits(
 /**
  * log p(tokens[:, t+1] | tokens[:, <=t]) for t = 0..T-2: [batch, T-1]. `targets` is
  * tokens[:, 1:] as int32 (passed separately so the caller slices once on the host).
+ * `inverseTemperature` ([1]) scales the logits first: the distribution a sampler at that
+ * temperature draws from (null: temperature 1).
  */
 export function sequenceLogProbs(
   c: DecoderConfig,
@@ -130,8 +132,9 @@ export function sequenceLogProbs(
   loraScale: number,
   s: SequenceInputs,
   targets: Arr,
+  inverseTemperature: Arr | null = null,
 ): Arr {
-  const logits = sequenceLogits(c, w, lora, loraScale, s);
+  const logits = tempered(sequenceLogits(c, w, lora, loraScale, s), inverseTemperature);
   const [batch = 1, T = 1] = logits.shape;
   const logp = logSoftmaxJ(logits.slice([], [0, T - 1], []), -1);
   const pick = nn.oneHot(targets, c.vocabSize).astype(logp.dtype);
@@ -141,7 +144,10 @@ export function sequenceLogProbs(
     .reshape([batch, T - 1]);
 }
 
-/** Per-token log-probs of the targets and the entropy of each predicted distribution: [batch, T-1] each. */
+/**
+ * Per-token log-probs of the targets and the entropy of each predicted distribution: [batch, T-1]
+ * each, at the temperature `inverseTemperature` gives (as sequenceLogProbs).
+ */
 export function sequenceStats(
   c: DecoderConfig,
   w: JaxWeights,
@@ -149,8 +155,9 @@ export function sequenceStats(
   loraScale: number,
   s: SequenceInputs,
   targets: Arr,
+  inverseTemperature: Arr | null = null,
 ): [Arr, Arr] {
-  const logits = sequenceLogits(c, w, lora, loraScale, s);
+  const logits = tempered(sequenceLogits(c, w, lora, loraScale, s), inverseTemperature);
   const [batch = 1, T = 1] = logits.shape;
   const logp = logSoftmaxJ(logits.slice([], [0, T - 1], []), -1);
   const pick = nn.oneHot(targets, c.vocabSize).astype(logp.dtype);
@@ -164,4 +171,8 @@ export function sequenceStats(
     .neg()
     .reshape([batch, T - 1]);
   return [picked, entropy];
+}
+
+function tempered(logits: Arr, inverseTemperature: Arr | null): Arr {
+  return inverseTemperature ? logits.mul(inverseTemperature) : logits;
 }

@@ -52,8 +52,18 @@ interface Packed {
   weights: Arr;
   cos: Arr;
   sin: Arr;
+  /** [1]: 1 / the temperature the log-probs are of. */
+  inverseTemperature: Arr;
   lengths: number[];
   T: number;
+}
+
+/**
+ * Log-probs are of softmax(logits / temperature): the distribution a sampler at that temperature
+ * draws from, which a policy gradient over its samples must differentiate (default 1).
+ */
+export interface ScoringOptions {
+  temperature?: number;
 }
 
 type WeightedFn = (
@@ -64,6 +74,7 @@ type WeightedFn = (
   weights: Arr,
   cos: Arr,
   sin: Arr,
+  inverseTemperature: Arr,
 ) => Arr;
 
 export class Trainer {
@@ -117,12 +128,38 @@ export class Trainer {
         adapters: full ? null : (trainable as unknown as LoraParams),
       };
     };
-    // sum over positions of weights * logp, with the trainable tree first (what grad differentiates).
-    const weighted: WeightedFn = (trainable, frozen, tokens, targets, weights, cos, sin) => {
+    // log p of the targets at 1 / inverseTemperature under the trainable tree.
+    const logProbs = (
+      trainable: Tree,
+      frozen: Tree,
+      s: { tokens: Arr; targets: Arr; cos: Arr; sin: Arr; inverseTemperature: Arr },
+    ) => {
       const { base, adapters } = split(trainable, frozen);
-      const logp = sequenceLogProbs(c, base, adapters, scale, { tokens, cos, sin }, targets);
-      return logp.mul(weights).sum();
+      const { tokens, cos, sin } = s;
+      return sequenceLogProbs(
+        c,
+        base,
+        adapters,
+        scale,
+        { tokens, cos, sin },
+        s.targets,
+        s.inverseTemperature,
+      );
     };
+    // sum over positions of weights * logp, with the trainable tree first (what grad differentiates).
+    const weighted: WeightedFn = (
+      trainable,
+      frozen,
+      tokens,
+      targets,
+      weights,
+      cos,
+      sin,
+      inverseTemperature,
+    ) =>
+      logProbs(trainable, frozen, { tokens, targets, cos, sin, inverseTemperature })
+        .mul(weights)
+        .sum();
     this.#gradFn = jit(valueAndGrad(weighted));
     this.#logpFn = jit(
       (
@@ -133,10 +170,10 @@ export class Trainer {
         weights: Arr,
         cos: Arr,
         sin: Arr,
+        inverseTemperature: Arr,
       ) => {
         weights.dispose();
-        const { base, adapters } = split(trainable, frozen);
-        return sequenceLogProbs(c, base, adapters, scale, { tokens, cos, sin }, targets);
+        return logProbs(trainable, frozen, { tokens, targets, cos, sin, inverseTemperature });
       },
     );
     this.#referenceFn = this.#referenceSetup(c);
@@ -149,10 +186,19 @@ export class Trainer {
         weights: Arr,
         cos: Arr,
         sin: Arr,
+        inverseTemperature: Arr,
       ) => {
         weights.dispose();
         const { base, adapters } = split(trainable, frozen);
-        return sequenceStats(c, base, adapters, scale, { tokens, cos, sin }, targets);
+        return sequenceStats(
+          c,
+          base,
+          adapters,
+          scale,
+          { tokens, cos, sin },
+          targets,
+          inverseTemperature,
+        );
       },
     );
   }
@@ -167,11 +213,20 @@ export class Trainer {
         weights: Arr,
         cos: Arr,
         sin: Arr,
+        inverseTemperature: Arr,
       ) => {
         weights.dispose();
         tree.dispose(trainable);
         const base = frozen as unknown as JaxWeights;
-        return sequenceLogProbs(c, base, null, 0, { tokens, cos, sin }, targets);
+        return sequenceLogProbs(
+          c,
+          base,
+          null,
+          0,
+          { tokens, cos, sin },
+          targets,
+          inverseTemperature,
+        );
       },
     );
   }
@@ -186,9 +241,16 @@ export class Trainer {
 
   #pack(
     sequences: readonly (readonly number[])[],
-    weights?: readonly (readonly number[])[],
+    weights: readonly (readonly number[])[] | undefined,
+    scoring: ScoringOptions,
   ): Packed {
     if (sequences.length === 0) throw new EngineError('no sequences to score');
+    const temperature = scoring.temperature ?? 1;
+    if (!(temperature > 0 && Number.isFinite(temperature))) {
+      throw new EngineError(
+        `log-probs need a temperature above 0, got ${String(temperature)} (greedy decoding has none)`,
+      );
+    }
     const longest = Math.max(...sequences.map((s) => s.length));
     if (longest < 2) throw new EngineError('a sequence needs at least two tokens to score');
     const T = Math.ceil(longest / this.#padTo) * this.#padTo;
@@ -224,6 +286,7 @@ export class Trainer {
       weights: up(w, [B, T - 1]),
       cos: up(tables.cos, [T, tables.half]),
       sin: up(tables.sin, [T, tables.half]),
+      inverseTemperature: up(Float64Array.of(1 / temperature), [1]),
       lengths: sequences.map((s) => s.length),
       T,
     };
@@ -232,9 +295,9 @@ export class Trainer {
   /** log p(seq[t+1] | seq[<=t]) for each sequence (length - 1 values each). */
   async logProbs(
     sequences: readonly (readonly number[])[],
-    options: { adapters?: boolean } = {},
+    options: { adapters?: boolean } & ScoringOptions = {},
   ): Promise<Float64Array[]> {
-    const p = this.#pack(sequences);
+    const p = this.#pack(sequences, undefined, options);
     const reference = options.adapters === false && this.#adapters !== null;
     const out = (reference ? this.#referenceFn : this.#logpFn)(
       tree.ref(this.#trainable()),
@@ -244,6 +307,7 @@ export class Trainer {
       p.weights,
       p.cos,
       p.sin,
+      p.inverseTemperature,
     );
     const data = (await out.data()) as ArrayLike<number>;
     return p.lengths.map((len, b) =>
@@ -254,8 +318,9 @@ export class Trainer {
   /** Log-probs (as `logProbs`) and the entropy of the model's distribution at each position. */
   async logProbsAndEntropy(
     sequences: readonly (readonly number[])[],
+    scoring: ScoringOptions = {},
   ): Promise<{ logp: Float64Array[]; entropy: Float64Array[] }> {
-    const p = this.#pack(sequences);
+    const p = this.#pack(sequences, undefined, scoring);
     const [logp, entropy] = this.#statsFn(
       tree.ref(this.#trainable()),
       this.#frozen(),
@@ -264,6 +329,7 @@ export class Trainer {
       p.weights,
       p.cos,
       p.sin,
+      p.inverseTemperature,
     );
     const a = (await logp.data()) as ArrayLike<number>;
     const e = (await entropy.data()) as ArrayLike<number>;
@@ -282,8 +348,9 @@ export class Trainer {
   async accumulate(
     sequences: readonly (readonly number[])[],
     weights: readonly (readonly number[])[],
+    scoring: ScoringOptions = {},
   ): Promise<number> {
-    const p = this.#pack(sequences, weights);
+    const p = this.#pack(sequences, weights, scoring);
     const [value, grads] = this.#gradFn(
       tree.ref(this.#trainable()),
       this.#frozen(),
@@ -292,6 +359,7 @@ export class Trainer {
       p.weights,
       p.cos,
       p.sin,
+      p.inverseTemperature,
     );
     if (this.#accumulated) {
       this.#accumulated = tree.map((a: Arr, b: Arr) => a.add(b), this.#accumulated, grads);

@@ -32,7 +32,14 @@ export interface GrpoDeps<Q extends { id: string }> {
   reward(question: Q, outcome: RolloutOutcome): Promise<RewardOutcome>;
   config: Pick<
     TrainConfig,
-    'groupSize' | 'learningRate' | 'beta' | 'clipLow' | 'clipHigh' | 'weighting' | 'seed'
+    | 'groupSize'
+    | 'learningRate'
+    | 'beta'
+    | 'clipLow'
+    | 'clipHigh'
+    | 'weighting'
+    | 'seed'
+    | 'temperature'
   >;
   maxGradNorm?: number;
   /** Turns scored per forward/backward pass (gradient accumulation across passes). */
@@ -145,9 +152,13 @@ async function accumulate(
       if (!turn) throw new Error(`no tokens for agent ${s.agentId} turn ${s.turn}`);
       return turn;
     });
+    // Scored at the rollouts' temperature: the gradient is of the policy that sampled them.
+    const { temperature } = config;
     const reference =
-      config.beta > 0 ? await policy.score(chunkTurns, { reference: true, grad: false }) : null;
-    const current = await policy.score(chunkTurns, { reference: false, grad: true });
+      config.beta > 0
+        ? await policy.score(chunkTurns, { reference: true, grad: false, temperature })
+        : null;
+    const current = await policy.score(chunkTurns, { reference: false, grad: true, temperature });
     const result = ppoLoss(
       chunk.map((s, i) => {
         const logp = current.logp[i] ?? new Float64Array();

@@ -96,6 +96,65 @@ describe('the policy sampler and the LoRA policy', () => {
     }
   }, 120_000);
 
+  it('scores a reply sampled at temperature 0.7 under softmax(logits / 0.7), as GRPO needs', async () => {
+    const local = await loadLocalModel(STORIES260K.checkpoint);
+    const sampling = { temperature: 0.7, maxTokens: 16, context: 96 };
+    const policy = new LoraPolicy(local, { lora, window: samplingWindow(local, sampling) });
+    try {
+      const adapters = randomAdapters(initLoraArrays(local.model.config, lora, { seed: 5 }));
+      policy.trainer.setAdapterArrays(adapters);
+      const sampler = await policySampler(local, adaptersOf(policy), lora, sampling);
+      const messages: ChatTurn[] = [{ role: 'user', content: 'The dog ran to the park and' }];
+      const reply = await sampler.provider('11').complete({ messages, agentId: '0', turn: 0 });
+      const turn = policy.encodeTurn(messages, reply.text, reply.finishReason === 'stop');
+      const sequence = [...turn.prompt, ...turn.response];
+      const vocab = local.model.config.vocabSize;
+      // Teacher-forced log-probs of the reply, with and without the adapters, at T = 0.7 and 1.
+      const forced = async (weights: typeof local.model, temperature: number) => {
+        const decoder = new CpuDecoder(weights, { maxSeqLen: sampling.context });
+        const out: number[] = [];
+        for (let pos = 0; pos < sequence.length - 1; pos++) {
+          const logits = await decoder.step([{ slot: 0, token: sequence[pos] ?? 0, pos }]);
+          if (pos < turn.prompt.length - 1) continue;
+          const scaled = Float32Array.from(logits.subarray(0, vocab), (l) => l / temperature);
+          out.push(logSoftmax(scaled, 0, vocab, sequence[pos + 1] ?? 0));
+        }
+        return out;
+      };
+      const merged = mergeLora(local.model, lora, adapters);
+      const tempered = await forced(merged, 0.7);
+      const plain = await forced(merged, 1);
+      const reference = await forced(local.model, 0.7);
+
+      const scored = await policy.score([turn], { reference: false, grad: true, temperature: 0.7 });
+      const logp = Array.from(scored.logp[0] ?? []);
+      expect(logp).toHaveLength(turn.response.length);
+      logp.forEach((value, t) => {
+        expect(value).toBeCloseTo(tempered[t] ?? NaN, 3);
+      });
+      expect(
+        Math.max(...logp.map((value, t) => Math.abs(value - (plain[t] ?? 0)))),
+      ).toBeGreaterThan(0.01);
+      const anchor = await policy.score([turn], { reference: true, grad: false, temperature: 0.7 });
+      Array.from(anchor.logp[0] ?? []).forEach((value, t) => {
+        expect(value).toBeCloseTo(reference[t] ?? NaN, 3);
+      });
+      // The backward pass differentiates the same tempered log-probs.
+      const start = turn.prompt.length - 1;
+      const weights = Array.from({ length: sequence.length - 1 }, (_, t) => (t >= start ? 1 : 0));
+      const value = await policy.trainer.accumulate([sequence], [weights], { temperature: 0.7 });
+      expect(value).toBeCloseTo(
+        logp.reduce((sum, v) => sum + v, 0),
+        2,
+      );
+      await expect(
+        policy.score([turn], { reference: false, grad: false, temperature: 0 }),
+      ).rejects.toThrow(/temperature above 0/);
+    } finally {
+      policy.dispose();
+    }
+  }, 120_000);
+
   it('samples each rollout seed differently and repeats a seed exactly', async () => {
     const local = await loadLocalModel(STORIES260K.checkpoint);
     const policy = new LoraPolicy(local, { lora });

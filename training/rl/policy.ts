@@ -26,10 +26,14 @@ export interface OptimizerStep {
 export interface TrainablePolicy {
   /** `ended`: the reply stopped by itself, so its end token is one of the actions (default true). */
   encodeTurn(messages: readonly ChatMessage[], response: string, ended?: boolean): TokenizedTurn;
-  /** `reference`: the base model with the adapter switched off (the KL anchor). */
+  /**
+   * `reference`: the base model with the adapter switched off (the KL anchor). `temperature`: the
+   * one the turns were sampled at; log-probs (and their gradient) are of softmax(logits /
+   * temperature), the policy that drew them (default 1).
+   */
   score(
     turns: readonly TokenizedTurn[],
-    options: { reference: boolean; grad: boolean },
+    options: { reference: boolean; grad: boolean; temperature?: number },
   ): Promise<ScoredTurns>;
   /** Clips the accumulated gradient, applies it, clears it; returns the norm before clipping. */
   step(options: OptimizerStep): Promise<{ gradNorm: number }>;

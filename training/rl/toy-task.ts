@@ -38,19 +38,19 @@ export class TablePolicy implements TrainablePolicy {
     };
   }
 
-  /** The distribution after `context` with the adapter on. */
-  probabilities(context: number, reference = false): number[] {
-    const logits = this.#logits(context, reference);
+  /** The distribution after `context` with the adapter on (off: `reference`), at `temperature`. */
+  probabilities(context: number, reference = false, temperature = 1): number[] {
+    const logits = this.#logits(context, reference).map((logit) => logit / temperature);
     const max = Math.max(...logits);
     const exp = logits.map((l) => Math.exp(l - max));
     const sum = exp.reduce((s, e) => s + e, 0);
     return exp.map((e) => e / sum);
   }
 
-  sample(context: number, seed: number): number {
+  sample(context: number, seed: number, temperature = 1): number {
     const u = ((Math.imul(seed ^ 0x5bd1e995, 0x27d4eb2d) >>> 0) % 1_000_003) / 1_000_003;
     let acc = 0;
-    const p = this.probabilities(context);
+    const p = this.probabilities(context, false, temperature);
     for (let i = 0; i < p.length; i++) {
       acc += p[i] ?? 0;
       if (u < acc) return i;
@@ -60,8 +60,9 @@ export class TablePolicy implements TrainablePolicy {
 
   score(
     turns: readonly TokenizedTurn[],
-    options: { reference: boolean; grad: boolean },
+    options: { reference: boolean; grad: boolean; temperature?: number },
   ): Promise<ScoredTurns> {
+    const temperature = options.temperature ?? 1;
     let entropy = 0;
     let positions = 0;
     const contexts: number[][] = [];
@@ -70,7 +71,7 @@ export class TablePolicy implements TrainablePolicy {
       let context = turn.prompt.at(-1) ?? 0;
       const seen: number[] = [];
       turn.response.forEach((token, t) => {
-        const p = this.probabilities(context, options.reference);
+        const p = this.probabilities(context, options.reference, temperature);
         out[t] = Math.log(p[token] ?? 0);
         entropy -= p.reduce((s, q) => s + (q > 0 ? q * Math.log(q) : 0), 0);
         positions++;
@@ -86,12 +87,12 @@ export class TablePolicy implements TrainablePolicy {
         turn.response.forEach((token, t) => {
           const context = contexts[i]?.[t] ?? 0;
           const g = gradLogp[i]?.[t] ?? 0;
-          const p = this.probabilities(context);
+          const p = this.probabilities(context, false, temperature);
           const row = this.#grad[context];
           if (!row) return;
-          // d logp(token) / d logit_j = 1[j = token] - p_j
+          // With p = softmax(logit / T): d logp(token) / d logit_j = (1[j = token] - p_j) / T
           for (let j = 0; j < row.length; j++)
-            row[j] = (row[j] ?? 0) + g * ((j === token ? 1 : 0) - (p[j] ?? 0));
+            row[j] = (row[j] ?? 0) + (g * ((j === token ? 1 : 0) - (p[j] ?? 0))) / temperature;
         });
       });
       return Promise.resolve();
@@ -203,13 +204,17 @@ export const toyQuestions: readonly ToyQuestion[] = [
   { id: 'toy-y', context: 'y', good: 'b' },
 ];
 
-/** Rollouts and rewards of the toy task, sampled from `policy` with each rollout's seed. */
-export function toyEnvironment(policy: TablePolicy) {
+/**
+ * Rollouts and rewards of the toy task, sampled from `policy` at `temperature` (the job's: its
+ * turns are scored at the same one) with each rollout's seed.
+ */
+export function toyEnvironment(policy: TablePolicy, temperature = 1) {
   return {
     rollout: (question: ToyQuestion, request: { seed: number; step: number; index: number }) => {
-      const root =
-        policy.vocabulary[policy.sample(policy.id(question.context), request.seed)] ?? '?';
-      const child = policy.vocabulary[policy.sample(policy.id('z'), request.seed + 1)] ?? '?';
+      const at = (context: string, seed: number) =>
+        policy.vocabulary[policy.sample(policy.id(context), seed, temperature)] ?? '?';
+      const root = at(question.context, request.seed);
+      const child = at('z', request.seed + 1);
       return Promise.resolve({
         runId: `toy-${request.step}-${question.id}-${request.index}`,
         events: toyRun(`question ${question.context}`, root, { prompt: 'sub z', answer: child }),

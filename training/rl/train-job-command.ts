@@ -33,7 +33,7 @@ export function trainJobCommand(): Command {
         result = await runGrpoJob({
           policy,
           questions: toyQuestions,
-          ...toyEnvironment(policy),
+          ...toyEnvironment(policy, config.temperature),
           config,
           dir,
           signal: controller.signal,

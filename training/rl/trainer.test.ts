@@ -23,6 +23,7 @@ function job(
     clipHigh: 0.2,
     weighting: 'subtree-mean' as const,
     seed: 7,
+    temperature: 1,
     steps: 30,
     checkpointEvery: 5,
     ...overrides,
@@ -62,6 +63,56 @@ describe('runGrpoJob', () => {
       const sum = group.rollouts.reduce((s, r) => s + r.advantage, 0);
       expect(Math.abs(sum)).toBeLessThan(1e-9);
     }
+  });
+
+  it('scores and differentiates turns at the temperature they were sampled at', async () => {
+    const policy = new TablePolicy('xyzab');
+    const x = policy.id('x');
+    const a = policy.id('a');
+    policy.delta[x] = Float64Array.of(0.3, -0.2, 0.1, 0.4, -0.5);
+    const logpAt = (temperature: number) =>
+      Math.log(policy.probabilities(x, false, temperature)[a] ?? 0);
+    const turn = { prompt: [x], response: [a] };
+    const scored = await policy.score([turn], { reference: false, grad: true, temperature: 0.5 });
+    expect(scored.logp[0]?.[0]).toBeCloseTo(logpAt(0.5), 12);
+    expect(Math.abs(logpAt(0.5) - logpAt(1))).toBeGreaterThan(0.05);
+    // Central differences of log p_0.5(a | x) against the delta row the backward pass fills.
+    const row = policy.delta[x];
+    const numeric = Array.from(row, (value, j) => {
+      row[j] = value + 1e-6;
+      const up = logpAt(0.5);
+      row[j] = value - 1e-6;
+      const down = logpAt(0.5);
+      row[j] = value;
+      return (up - down) / 2e-6;
+    });
+    const before = Float64Array.from(row);
+    await scored.backward([Float64Array.of(1)]);
+    await policy.step({ learningRate: 1, maxGradNorm: Infinity });
+    // step() moves delta by -gradient, so the gradient is before - after.
+    Array.from(policy.delta[x] ?? [], (after, j) => (before[j] ?? 0) - after).forEach((g, j) => {
+      expect(g).toBeCloseTo(numeric[j] ?? NaN, 6);
+    });
+  });
+
+  it('raises the reward when rollouts are sampled at temperature 0.5', async () => {
+    const policy = new TablePolicy('xyzab');
+    const temperatures = new Set<number | undefined>();
+    const score = policy.score.bind(policy);
+    policy.score = (turns, options) => {
+      temperatures.add(options.temperature);
+      return score(turns, options);
+    };
+    const result = await runGrpoJob({
+      ...job(policy, dir, { temperature: 0.5 }),
+      ...toyEnvironment(policy, 0.5),
+    });
+    expect(result.metrics[0]?.rewardMean).toBeLessThan(0.5);
+    const late = result.metrics.slice(-3).reduce((s, m) => s + (m.rewardMean ?? 0), 0) / 3;
+    expect(late).toBeGreaterThan(0.9);
+    expect(policy.probabilities(policy.id('x'), false, 0.5)[policy.id('a')]).toBeGreaterThan(0.9);
+    // Every turn was scored at the temperature its rollout was sampled at.
+    expect([...temperatures]).toEqual([0.5]);
   });
 
   it('keeps the policy near the reference when beta is large, and logs the KL', async () => {
