@@ -5,7 +5,7 @@
 // `ref`, an id in run_texts, instead of `content`; reading puts the text back, so `events()` and
 // `eventsJson()` return exactly what was appended. Invariant: a stored message has either `content`
 // (rows written before migration 6) or `ref`, never both, and every `ref` names a row of its run.
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { RunEvent } from '../api/index.ts';
 
 type TurnStarted = Extract<RunEvent, { kind: 'turn.started' }>;
@@ -25,16 +25,21 @@ export class RunTextMissingError extends Error {
  * committed: after a rollback the text is written again with the next event that holds it.
  */
 export class TextIds {
+  readonly runId: string;
   readonly #committed = new Map<string, number>();
   readonly #pending = new Map<string, number>();
   #next = 0;
 
-  /** The text's id; `write` stores a text seen for the first time (inside the caller's transaction). */
-  idOf(text: string, write: (id: number, text: string) => void): number {
+  constructor(runId: string) {
+    this.runId = runId;
+  }
+
+  /** The text's id; a text seen for the first time is written with `insert` (textInsert's). */
+  idOf(text: string, insert: StatementSync): number {
     let id = this.#committed.get(text) ?? this.#pending.get(text);
     if (id === undefined) {
       id = this.#next++;
-      write(id, text);
+      insert.run(this.runId, id, text);
       this.#pending.set(text, id);
     }
     return id;
@@ -50,28 +55,19 @@ export class TextIds {
   }
 }
 
-/** Writes run_texts rows, one prepared statement per transaction. */
-export function textWriter(
-  db: DatabaseSync,
-): (runId: string) => (id: number, text: string) => void {
-  const insert = db.prepare('INSERT INTO run_texts (run_id, id, text) VALUES (?, ?, ?)');
-  return (runId) => (id, text) => {
-    insert.run(runId, id, text);
-  };
+/** The statement that writes a run_texts row (prepare one per transaction). */
+export function textInsert(db: DatabaseSync): StatementSync {
+  return db.prepare('INSERT INTO run_texts (run_id, id, text) VALUES (?, ?, ?)');
 }
 
 /** The JSON stored for an event: turn.started messages by reference, every other event as is. */
-export function storedJson(
-  event: RunEvent,
-  ids: TextIds,
-  write: (id: number, text: string) => void,
-): string {
+export function storedJson(event: RunEvent, ids: TextIds, insert: StatementSync): string {
   if (event.kind !== 'turn.started') return JSON.stringify(event);
   return JSON.stringify({
     ...event,
     messages: event.messages.map((message) => ({
       role: message.role,
-      ref: ids.idOf(message.content, write),
+      ref: ids.idOf(message.content, insert),
     })),
   });
 }

@@ -1,10 +1,10 @@
 // Runs as append-only event logs in SQLite. Events are buffered for a few milliseconds and
 // written in one transaction, so a busy run costs few syncs; a killed process loses at most that
 // window and its run is marked interrupted the next time a workspace opens its runs.
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import type { RunEvent, RunFilter, RunStatus } from '../api/index.ts';
 import { transaction } from './database.ts';
-import { decodeEvents, decodeEventsJson, storedJson, TextIds, textWriter } from './run-texts.ts';
+import { decodeEvents, decodeEventsJson, storedJson, TextIds, textInsert } from './run-texts.ts';
 
 export interface RunSummary {
   id: string;
@@ -255,8 +255,8 @@ export class RunStore {
       const insert = this.#db.prepare(
         'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
       );
-      const ids = new TextIds();
-      const writeText = textWriter(this.#db)(run.id);
+      const ids = new TextIds(run.id);
+      const insertText = textInsert(this.#db);
       events.forEach((event, seq) => {
         insert.run(
           run.id,
@@ -264,7 +264,7 @@ export class RunStore {
           Math.round(event.at),
           event.kind,
           'agentId' in event ? event.agentId : null,
-          storedJson(event, ids, writeText),
+          storedJson(event, ids, insertText),
         );
       });
     });
@@ -422,85 +422,69 @@ class EventQueue {
       `UPDATE runs SET status = ?, finished_at = ?, answer = ?, agents = ?, turns = ?, input_tokens = ?,
          output_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
     );
-    const texts = textWriter(this.#db);
+    const insertText = textInsert(this.#db);
     // Text ids handed out in this transaction stand only if it commits.
     const touched = new Set<RunWriter>();
     try {
-      this.#transaction(runs, items, { create, insert, finish, texts, touched });
+      transaction(this.#db, () => {
+        for (const run of runs) {
+          create.run(
+            run.id,
+            run.createdAt,
+            'running',
+            run.question,
+            run.set,
+            run.model,
+            run.parentRunId ?? null,
+            process.pid,
+            run.source ?? 'live',
+          );
+        }
+        for (const { writer, event } of items) {
+          if (event.kind === 'turn.started') touched.add(writer);
+          insert.run(
+            writer.runId,
+            writer.nextSeq(),
+            event.at,
+            event.kind,
+            'agentId' in event ? event.agentId : null,
+            storedJson(event, writer.texts, insertText),
+          );
+          if (event.kind === 'run.finished') {
+            finish.run(
+              event.status,
+              event.at,
+              JSON.stringify(event.answer ?? null),
+              event.agents,
+              event.turns,
+              event.usage.inputTokens,
+              event.usage.outputTokens,
+              event.costUsd,
+              event.error ? JSON.stringify(event.error) : null,
+              writer.runId,
+            );
+          }
+        }
+      });
     } catch (error) {
       for (const writer of touched) writer.texts.rollback();
       throw error;
     }
     for (const writer of touched) writer.texts.commit();
   }
-
-  #transaction(
-    runs: (NewRun & { createdAt: number })[],
-    items: { writer: RunWriter; event: RunEvent }[],
-    statements: {
-      create: StatementSync;
-      insert: StatementSync;
-      finish: StatementSync;
-      texts: ReturnType<typeof textWriter>;
-      touched: Set<RunWriter>;
-    },
-  ): void {
-    const { create, insert, finish, texts, touched } = statements;
-    transaction(this.#db, () => {
-      for (const run of runs) {
-        create.run(
-          run.id,
-          run.createdAt,
-          'running',
-          run.question,
-          run.set,
-          run.model,
-          run.parentRunId ?? null,
-          process.pid,
-          run.source ?? 'live',
-        );
-      }
-      for (const { writer, event } of items) {
-        if (event.kind === 'turn.started') touched.add(writer);
-        insert.run(
-          writer.runId,
-          writer.nextSeq(),
-          event.at,
-          event.kind,
-          'agentId' in event ? event.agentId : null,
-          event.kind === 'turn.started'
-            ? storedJson(event, writer.texts, texts(writer.runId))
-            : JSON.stringify(event),
-        );
-        if (event.kind === 'run.finished') {
-          finish.run(
-            event.status,
-            event.at,
-            JSON.stringify(event.answer ?? null),
-            event.agents,
-            event.turns,
-            event.usage.inputTokens,
-            event.usage.outputTokens,
-            event.costUsd,
-            event.error ? JSON.stringify(event.error) : null,
-            writer.runId,
-          );
-        }
-      }
-    });
-  }
 }
 
 export class RunWriter {
   readonly runId: string;
   /** Ids of this run's prompt texts in run_texts (see run-texts.ts). */
-  readonly texts = new TextIds();
+  readonly texts: TextIds;
   readonly #queue: EventQueue;
   #seq = 0;
 
   constructor(queue: EventQueue, runId: string) {
     this.#queue = queue;
     this.runId = runId;
+    this.texts = new TextIds(runId);
   }
 
   nextSeq(): number {
