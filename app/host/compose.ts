@@ -5,6 +5,7 @@ import type { AppInfo } from '../api/index.ts';
 import {
   createEndpointProvider,
   createProvider,
+  endpointSpec,
   FileApiKeyVault,
   type ApiKeyVault,
   type Provider,
@@ -84,7 +85,16 @@ export function composeEngine(options: ComposeOptions): Engine {
       target.host?.emit(event);
     },
     options.now ?? Date.now,
-    { launcher: options.trainer ?? spawnTrainer },
+    {
+      launcher: options.trainer ?? spawnTrainer,
+      // The trainer's own engine cannot read this vault (the OS keychain under the desktop shell).
+      resolveSaved: async (spec) => {
+        const saved = findSavedEndpoint(workspace, spec);
+        if (saved === undefined) return undefined;
+        const apiKey = saved.apiKeyRef === undefined ? undefined : await vault.get(saved.apiKeyRef);
+        return { spec: endpointSpec(saved), apiKey };
+      },
+    },
   );
   const embeddings = new EmbeddingMaps({
     cacheDir: embeddingsDir(workspace),

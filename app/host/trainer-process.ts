@@ -4,6 +4,7 @@
 // bundled beside the desktop shell as train-job.cjs (scripts/build-electron.ts).
 import { spawn } from 'node:child_process';
 import { childEnv, childScript } from './child-script.ts';
+import type { TrainerStart } from './trainer-start.ts';
 import type { TrainerProcess } from './training-handlers.ts';
 
 /** The trainer's script: bundled beside main.cjs, or the source. */
@@ -12,14 +13,18 @@ export const trainJobNames = {
   source: '../../training/rl/train-job-main.ts',
 };
 
-export function spawnTrainer(jobDir: string): TrainerProcess {
+export function spawnTrainer(jobDir: string, start: TrainerStart): TrainerProcess {
   const { execPath, script } = childScript(trainJobNames);
   // The host's environment: a job's models read their API keys and base URLs from it
-  // (app/models/create-provider.ts), the WebGPU backend its driver variables.
-  const child = spawn(execPath, [script, jobDir], {
+  // (app/models/create-provider.ts), the WebGPU backend its driver variables. What it cannot read
+  // (a saved endpoint's key) comes on stdin, as one JSON object.
+  const child = spawn(execPath, [script, jobDir, '--start-on-stdin'], {
     env: childEnv(process.env),
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['pipe', 'ignore', 'pipe'],
   });
+  // A child that dies before reading it closes the pipe: its exit says why, not this write.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(JSON.stringify(start));
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {

@@ -1,9 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TrainConfig, type ApiEvent, type ApiEventOf, type TrainJob } from '../api/index.ts';
+import type { ApiKeyVault } from '../models/index.ts';
+import { openWorkspace, type Workspace } from '../store/index.ts';
+import { composeEngine } from './compose.ts';
+import type { Host } from './host.ts';
 import { spawnTrainer } from './trainer-process.ts';
+import type { TrainerStart } from './trainer-start.ts';
 import {
   TrainJobNotFoundError,
   trainingHandlers,
@@ -101,5 +106,95 @@ describe('training jobs', () => {
     await expect(bare['train.start']({ name: 'x', config: toy(1) })).rejects.toThrow(
       TrainerUnavailableError,
     );
+  });
+});
+
+// Under the desktop shell endpoint keys live in the OS keychain, which only the app's own process
+// can read; the trainer gets a judge endpoint's spec and key from the host on its stdin.
+describe('a rubric judge that names a saved endpoint', () => {
+  const KEY = 'sk-judge-0123456789abcdefSECRET';
+  /** Stands for the keychain: the key is in this process only, in no file. */
+  class MemoryVault implements ApiKeyVault {
+    readonly keys = new Map<string, string>();
+    get(ref: string): Promise<string | undefined> {
+      return Promise.resolve(this.keys.get(ref));
+    }
+    set(ref: string, key: string): Promise<void> {
+      this.keys.set(ref, key);
+      return Promise.resolve();
+    }
+    delete(ref: string): Promise<void> {
+      this.keys.delete(ref);
+      return Promise.resolve();
+    }
+  }
+  let workspace: Workspace;
+  let host: Host;
+  let launched: TrainerStart[];
+  let nextId = 1;
+  beforeEach(() => {
+    workspace = openWorkspace(join(dir, 'workspace'));
+    launched = [];
+    host = composeEngine({
+      workspace,
+      shell: 'electron',
+      vault: new MemoryVault(),
+      trainer: (jobDir, start) => {
+        launched.push(start);
+        return spawnTrainer(jobDir, start);
+      },
+    }).host;
+    host.onEvent((event) => events.push(event));
+  });
+  afterEach(() => {
+    workspace.close();
+  });
+  const call = (command: string, payload: unknown) =>
+    host.handle({ kind: 'request', id: nextId++, command, payload });
+  const judged = (judge: string) =>
+    TrainConfig.parse({ ...toy(2), reward: 'rubric', judge, workspace: workspace.dir });
+
+  it('hands the trainer its spec and key on stdin, and writes the key nowhere', async () => {
+    const saved = await call('models.saveEndpoint', {
+      endpoint: {
+        name: 'Judge',
+        kind: 'openai-compatible',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        model: 'judge-model',
+      },
+      apiKey: KEY,
+    });
+    expect(saved.ok).toBe(true);
+    const started = await call('train.start', { name: 'judged', config: judged('endpoint:Judge') });
+    if (!started.ok) throw new Error(started.error.message);
+    expect(launched).toEqual([
+      { judge: { spec: 'openai-compatible:judge-model@http://127.0.0.1:9/v1', apiKey: KEY } },
+    ]);
+    // The child read its stdin and ran the job to the end.
+    await until(() => changes('done').length > 0);
+    const jobDir = join(workspace.dir, 'training', (started.result as { job: TrainJob }).job.id);
+    for (const name of readdirSync(jobDir)) {
+      if (statSync(join(jobDir, name)).isFile()) {
+        expect(readFileSync(join(jobDir, name), 'utf8')).not.toContain(KEY);
+      }
+    }
+    expect(readFileSync(join(jobDir, 'job.json'), 'utf8')).toContain('endpoint:Judge');
+  }, 60_000);
+
+  it('passes an ordinary judge spec on untouched (the trainer reads its key from the environment)', async () => {
+    const started = await call('train.start', {
+      name: 'env',
+      config: judged('openai:gpt-4o-mini'),
+    });
+    expect(started.ok).toBe(true);
+    expect(launched).toEqual([{}]);
+    await until(() => changes('done').length > 0);
+  }, 60_000);
+
+  it('refuses a job whose judge names no saved endpoint, by name, before it exists', async () => {
+    const started = await call('train.start', { name: 'x', config: judged('endpoint:Nobody') });
+    expect(started).toMatchObject({ ok: false, error: { name: 'ModelEndpointNotFoundError' } });
+    expect(launched).toEqual([]);
+    expect(await call('train.jobs', {})).toMatchObject({ ok: true, result: { jobs: [] } });
   });
 });

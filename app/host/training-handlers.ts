@@ -15,6 +15,7 @@ import {
   type CommandArgs,
   type CommandResponse,
 } from '../api/index.ts';
+import type { TrainerStart } from './trainer-start.ts';
 
 /** A running trainer process as the host sees it. */
 export interface TrainerProcess {
@@ -24,8 +25,16 @@ export interface TrainerProcess {
   onExit(listener: (code: number | null, stderrTail: string) => void): void;
 }
 
-/** Starts the trainer on a job folder in a child process (training/rl/train-job-main.ts, or its bundle). */
-export type TrainerLauncher = (jobDir: string) => TrainerProcess;
+/**
+ * Starts the trainer on a job folder in a child process (training/rl/train-job-main.ts, or its
+ * bundle), handing it `start` (secrets included) on its stdin.
+ */
+export type TrainerLauncher = (jobDir: string, start: TrainerStart) => TrainerProcess;
+
+/** A saved endpoint a model spec names, as its own spec and stored key; undefined for other specs. */
+export type SavedModelResolver = (
+  spec: string,
+) => Promise<{ spec: string; apiKey?: string | undefined } | undefined>;
 
 export class TrainJobNotFoundError extends Error {
   override readonly name = 'TrainJobNotFoundError';
@@ -67,6 +76,8 @@ export type TrainingHandlers = {
 
 export interface TrainingHandlerOptions {
   launcher?: TrainerLauncher | undefined;
+  /** Resolves a judge that names a saved endpoint (the trainer cannot read the app's vault). */
+  resolveSaved?: SavedModelResolver | undefined;
   /** How often a running job's metrics file is read. */
   pollMs?: number;
 }
@@ -122,12 +133,22 @@ export function trainingHandlers(
     emit({ kind: 'train.jobChanged', at: now(), job: await view(job) });
   };
 
-  const launch = async (job: JobFile): Promise<void> => {
+  /** What the trainer needs for this config from the app (a missing endpoint fails here, by name). */
+  const trainerStart = async (config: TrainConfig): Promise<TrainerStart> => {
+    const judge =
+      config.reward === 'rubric' && config.judge
+        ? await options.resolveSaved?.(config.judge)
+        : undefined;
+    if (!judge) return {};
+    return { judge: { spec: judge.spec, ...(judge.apiKey ? { apiKey: judge.apiKey } : {}) } };
+  };
+
+  const launch = async (job: JobFile, start: TrainerStart): Promise<void> => {
     const launcher = options.launcher;
     if (!launcher) throw new TrainerUnavailableError();
     if (running.has(job.id)) throw new TrainJobBusyError(job.id);
     let sent = (await metricsOf(job.id)).length;
-    const process = launcher(jobDir(job.id));
+    const process = launcher(jobDir(job.id), start);
     const follow = async () => {
       const metrics = await metricsOf(job.id).catch(() => []);
       // A resumed job rewinds its file to the checkpoint: send from where the file now ends.
@@ -186,6 +207,7 @@ export function trainingHandlers(
 
     'train.start': async ({ name, config }) => {
       if (!options.launcher) throw new TrainerUnavailableError();
+      const start = await trainerStart(config);
       const id = `${new Date(now()).toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
       // Rollouts are ordinary runs of this workspace, so they open in the debugger.
       const job: JobFile = {
@@ -198,7 +220,7 @@ export function trainingHandlers(
       };
       await mkdir(jobDir(id), { recursive: true });
       await writeJob(job);
-      await launch(job);
+      await launch(job, start);
       await changed(job);
       return { job: await view(job) };
     },
@@ -220,7 +242,7 @@ export function trainingHandlers(
     'train.resume': async ({ jobId }) => {
       const job = await readJob(jobId);
       const next: JobFile = { ...job, status: 'running', error: null };
-      await launch(next);
+      await launch(next, await trainerStart(next.config));
       await writeJob(next);
       await changed(next);
       return { job: await view(next) };

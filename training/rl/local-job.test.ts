@@ -9,7 +9,9 @@ import { openWorkspace } from '../../app/store/index.ts';
 import { RunStore } from '../../app/store/index.ts';
 import { STORIES260K } from '../engine/stories.test-support.ts';
 import { JobFiles } from './job-files.ts';
-import { runLocalJob } from './local-job.ts';
+import { judgeProvider, runLocalJob } from './local-job.ts';
+import { sendOpenAIStream, startFakeServer } from '../../app/models/fake-servers.test-support.ts';
+import type { Provider } from '../../app/models/index.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -76,4 +78,46 @@ describe('runLocalJob', () => {
       workspace.close();
     }
   }, 120_000);
+});
+
+describe('judgeProvider', () => {
+  it("uses the saved endpoint the app resolved, with its key and not the environment's", async () => {
+    const server = await startFakeServer((_request, response) => {
+      sendOpenAIStream(response, ['{"score": 1}']);
+    });
+    const before = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-from-the-environment';
+    try {
+      const unused = (): Provider => {
+        throw new Error('the engine was asked for a provider');
+      };
+      const provider = await judgeProvider(
+        'endpoint:Judge',
+        { spec: `openai-compatible:judge@${server.origin}/v1`, apiKey: 'sk-from-the-keychain' },
+        unused,
+      );
+      const reply = await provider.complete({
+        messages: [{ role: 'user', content: 'grade' }],
+        agentId: 'judge',
+        turn: 0,
+      });
+      expect(reply.text).toBe('{"score": 1}');
+      expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-from-the-keychain');
+    } finally {
+      if (before === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = before;
+      await server.close();
+    }
+  });
+
+  it('leaves any other judge spec to the engine', async () => {
+    const asked: string[] = [];
+    const made = { spec: 'scripted:judge.json' } as Provider;
+    const provider = await judgeProvider('scripted:judge.json', undefined, (spec) => {
+      asked.push(spec);
+      return made;
+    });
+    expect(provider).toBe(made);
+    expect(asked).toEqual(['scripted:judge.json']);
+  });
 });

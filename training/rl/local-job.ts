@@ -10,6 +10,8 @@ import {
   RubricJudge,
 } from '../../app/evidence/index.ts';
 import { composeEngine } from '../../app/host/index.ts';
+import type { TrainerStart } from '../../app/host/trainer-start.ts';
+import { createProvider, type Provider } from '../../app/models/index.ts';
 import { openWorkspace } from '../../app/store/index.ts';
 import { loadLocalModel, LoraPolicy } from '../engine/index.ts';
 import {
@@ -27,6 +29,21 @@ export interface LocalJobOptions {
   dir: string;
   signal?: AbortSignal;
   onStep?: (metrics: StepMetrics) => void;
+  /** The judge's saved endpoint as the app resolved it (its vault is not readable here). */
+  judge?: TrainerStart['judge'];
+}
+
+/**
+ * The rubric judge's model: the saved endpoint the app resolved, with its key and without the
+ * environment (as the app runs a saved endpoint), else the spec as this engine makes it.
+ */
+export async function judgeProvider(
+  spec: string,
+  resolved: TrainerStart['judge'],
+  providers: (spec: string) => Provider | Promise<Provider>,
+): Promise<Provider> {
+  if (resolved) return createProvider(resolved.spec, { env: {}, apiKey: resolved.apiKey });
+  return providers(spec);
 }
 
 export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobResult> {
@@ -66,7 +83,9 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
     const papersOf = paperLookup(dataset, engine.papers);
     const judge =
       config.reward === 'rubric' && config.judge
-        ? new RubricJudge({ provider: await engine.providers(config.judge) })
+        ? new RubricJudge({
+            provider: await judgeProvider(config.judge, options.judge, engine.providers),
+          })
         : undefined;
     const environment = rlmEnvironment({
       runs: engine.runs,

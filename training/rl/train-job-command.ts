@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { TrainConfig, type StepMetrics } from '../../app/api/index.ts';
+import { parseTrainerStart, type TrainerStart } from '../../app/host/trainer-start.ts';
 import { runGrpoJob, type TrainJobResult } from './trainer.ts';
 import { TablePolicy, TOY_MODEL, toyEnvironment, toyQuestions } from './toy-task.ts';
 
@@ -13,7 +14,14 @@ export function trainJobCommand(): Command {
   return new Command('train-job')
     .description('run a training job folder written by the Train view (pauses on SIGTERM)')
     .argument('<dir>', 'the job folder (holds job.json)')
-    .action(async (dir: string) => {
+    .option(
+      '--start-on-stdin',
+      "read the app's start message (a saved judge endpoint's spec and key) as JSON on stdin",
+    )
+    .action(async (dir: string, options: { startOnStdin?: boolean }) => {
+      const start: TrainerStart = options.startOnStdin
+        ? parseTrainerStart(await readAll(process.stdin))
+        : {};
       const text = await readFile(join(dir, 'job.json'), 'utf8');
       const { config } = z.object({ config: TrainConfig }).parse(JSON.parse(text));
       const controller = new AbortController();
@@ -41,10 +49,23 @@ export function trainJobCommand(): Command {
         });
       } else {
         const { runLocalJob } = await import('./local-job.ts');
-        result = await runLocalJob({ config, dir, signal: controller.signal, onStep });
+        result = await runLocalJob({
+          config,
+          dir,
+          signal: controller.signal,
+          onStep,
+          ...(start.judge ? { judge: start.judge } : {}),
+        });
       }
       process.stdout.write(
         result.stopped ? `paused at step ${result.steps}\n` : `done: ${result.steps} steps\n`,
       );
     });
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += String(chunk);
+  return text;
 }
