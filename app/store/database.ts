@@ -1,5 +1,6 @@
 // Opens a workspace database with the settings every connection needs: WAL so readers never block
-// the writer, FULL sync so a committed transaction survives a crash, foreign keys on.
+// the writer, NORMAL sync (a committed transaction survives the process being killed; see below),
+// foreign keys on.
 import { DatabaseSync } from 'node:sqlite';
 
 export class WorkspaceDatabaseError extends Error {
