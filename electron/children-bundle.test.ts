@@ -1,4 +1,4 @@
-// The engine's embedder and trainer processes as the desktop app starts them, with plain Node
+// The engine's embedder, trainer and local-model processes as the desktop app starts them, with plain Node
 // (Electron's binary cannot be installed here). scripts/build-electron.ts builds the bundles into a
 // temporary checkout; a harness bundled with main.cjs's options into main.cjs's folder must find
 // the BUNDLED children (embed-child.cjs, train-job.cjs beside it; the sources are not there) and
@@ -13,6 +13,9 @@ import { TrainConfig, type ApiEvent, type ApiEventOf } from '../app/api/index.ts
 import { loadEmbedder } from '../app/papers/embed/embedder.ts';
 import { writeTinyModel } from '../app/papers/embed/fixtures/tiny-model.ts';
 import { checkModelFolder, type ModelFolder } from '../app/papers/index.ts';
+import { createProvider } from '../app/models/index.ts';
+import { engineCliExtensions } from '../training/engine/cli.ts';
+import { writeScriptedModel } from '../training/engine/scripted-model.test-support.ts';
 import { buildWithHarness } from './fixtures/build-with-harness.ts';
 import type * as HarnessModule from './fixtures/children-harness.ts';
 
@@ -47,6 +50,10 @@ describe('the child scripts beside the bundle', () => {
     expect(harness.childScript(harness.trainJobNames)).toEqual({
       execPath: process.execPath,
       script: join(checkoutOut, 'train-job.cjs'),
+    });
+    expect(harness.childScript(harness.localModelNames)).toEqual({
+      execPath: process.execPath,
+      script: join(checkoutOut, 'local-model.cjs'),
     });
   });
 
@@ -152,4 +159,39 @@ describe('the bundled children’s externals', () => {
     }
     expect(readFileSync(join(checkoutOut, 'train-job.cjs'), 'utf8')).toMatch(/require\("webgpu"\)/);
   });
+});
+
+describe('the bundled local-model process', () => {
+  it('answers a local: model as the engine does in process', async () => {
+    const SCRIPT = ['```repl\n', "print('bundled')", '\n```\n', 'FINAL("local")'];
+    const { model: path } = writeScriptedModel(dir, SCRIPT);
+    const env = { RLM_STUDIO_BACKEND: 'wasm' };
+    const processes = harness.localModelProcesses();
+    try {
+      const bundled = await createProvider(`local:${path}`, {
+        factories: { local: processes.factory },
+        env,
+      });
+      const local = await createProvider(`local:${path}`, {
+        factories: engineCliExtensions().providers,
+        env,
+      });
+      const request = {
+        messages: [{ role: 'user' as const, content: 'go' }],
+        agentId: '0',
+        turn: 0,
+      };
+      const deltas: string[] = [];
+      const fromBundle = await bundled.complete({
+        ...request,
+        onDelta: (text) => deltas.push(text),
+      });
+      const inProcess = await local.complete(request);
+      expect(fromBundle.text).toBe(SCRIPT.join(''));
+      expect(deltas).toEqual(SCRIPT);
+      expect({ ...fromBundle, latencyMs: 0 }).toEqual({ ...inProcess, latencyMs: 0 });
+    } finally {
+      await processes.dispose();
+    }
+  }, 30_000);
 });

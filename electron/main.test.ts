@@ -1,7 +1,15 @@
 // Boots the real bundles (dist-style main.cjs and preload.cjs, built here by esbuild) against a fake
 // `electron` module, and drives a renderer's calls through both: the closest this machine gets to
 // running the desktop app, since Electron's binary cannot be installed here.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +23,11 @@ import {
   createBridgeTransport,
   type ApiClient,
   type ApiEvent,
+  type RunEvent,
   type ExposedBridge,
 } from '../app/api/index.ts';
 import { buildElectron } from '../scripts/build-electron.ts';
+import { writeScriptedModel } from '../training/engine/scripted-model.test-support.ts';
 import { SAFE_VAULT_FILE } from './safe-storage-vault.ts';
 
 type Listener = (...args: unknown[]) => unknown;
@@ -178,6 +188,14 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'dist', 'renderer'), { recursive: true });
   writeFileSync(join(dir, 'dist', 'renderer', 'index.html'), '<!doctype html><title>shell</title>');
   mkdirSync(join(dir, 'node_modules', 'electron'), { recursive: true });
+  // What a packaged app carries beside the bundle and the children load: Pyodide (the REPL) and
+  // the local-model process's native packages.
+  for (const name of ['pyodide', '@huggingface', 'webgpu']) {
+    symlinkSync(join(projectRoot, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  }
+  // And the prompt templates a run reads (not the sample workspace's files).
+  mkdirSync(join(dir, 'assets'));
+  symlinkSync(join(projectRoot, 'assets', 'prompts'), join(dir, 'assets', 'prompts'), 'dir');
   writeFileSync(
     join(dir, 'node_modules', 'electron', 'index.js'),
     'module.exports = globalThis.__rlmStudioFakeElectron;',
@@ -265,6 +283,44 @@ describe('the bundled desktop shell', () => {
     expect(stored).toContain(Buffer.from(key, 'utf8').reverse().toString('base64'));
     expect(existsSync(join(workspaceDir, VAULT_KEYS_FILE))).toBe(false);
   });
+
+  it('runs a local: model, decoded in a process of its own', async () => {
+    const { model } = writeScriptedModel(dir, ['FINAL("from the desktop")']);
+    const paper = fileURLToPath(
+      new URL('../../shared/data/papers/1706.03762v5.pdf', import.meta.url),
+    );
+    const imported = await api.call('papers.importPaths', {
+      set: 'local',
+      importId: 'local-1',
+      paths: [paper],
+    });
+    expect(imported.results.map((result) => result.outcome)).toEqual(['added']);
+    const savedBackend = process.env.RLM_STUDIO_BACKEND;
+    process.env.RLM_STUDIO_BACKEND = 'wasm';
+    try {
+      const { runId } = await api.call('runs.start', {
+        set: 'local',
+        question: 'Who answers?',
+        model: `local:${model}`,
+        budgets: { maxTurns: 1 },
+      });
+      let events: RunEvent[] = [];
+      const started = Date.now();
+      while (!events.some((event) => event.kind === 'run.finished')) {
+        if (Date.now() - started > 30_000) throw new Error('the run did not finish');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        events = (await api.call('runs.events', { runId })).events;
+      }
+      expect(events.at(-1)).toMatchObject({
+        kind: 'run.finished',
+        status: 'done',
+        answer: 'from the desktop',
+      });
+    } finally {
+      if (savedBackend === undefined) delete process.env.RLM_STUDIO_BACKEND;
+      else process.env.RLM_STUDIO_BACKEND = savedBackend;
+    }
+  }, 60_000);
 
   it('answers the native dialog through Electron’s dialog', async () => {
     await expect(

@@ -13,7 +13,13 @@ import {
   session,
   shell,
 } from 'electron';
-import { appVersion, composeEngine, installSampleWorkspace, type Host } from '../app/host/index.ts';
+import {
+  appVersion,
+  composeEngine,
+  installSampleWorkspace,
+  localModelProcesses,
+  type Host,
+} from '../app/host/index.ts';
 import { FileApiKeyVault } from '../app/models/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { rayClusterBackend } from '../training/cluster/backend.ts';
@@ -117,11 +123,14 @@ function start(): void {
     safeStorage,
     new FileApiKeyVault(workspace.dir),
   );
+  // `local:` models decode in a process of their own: a decode here would stall the main process.
+  const localModels = localModelProcesses();
   const engine = composeEngine({
     workspace,
     shell: 'electron',
     dialogs,
     vault,
+    providers: { local: localModels.factory },
     // A composition root: the Train view's SkyRL export and Ray jobs come from training/cluster.
     cluster: rayClusterBackend(),
   });
@@ -147,6 +156,7 @@ function start(): void {
   });
   app.on('will-quit', () => {
     binding.dispose();
+    void localModels.dispose();
     void engine.dispose().finally(() => {
       workspace.close();
     });

@@ -141,7 +141,7 @@ describe('copyPythonSources', () => {
 describe('the engine children options', () => {
   const options = electronBuildOptions({ root });
 
-  it('bundle the embedder and the trainer as CommonJS beside main.cjs, native packages external', () => {
+  it('bundle the embedder, the trainer and the local-model process as CommonJS beside main.cjs, native packages external', () => {
     const out = join(root, 'dist', 'electron');
     expect(options.embedChild).toMatchObject({
       format: 'cjs',
@@ -157,9 +157,16 @@ describe('the engine children options', () => {
       outfile: join(out, 'train-job.cjs'),
       external: ['@huggingface/transformers', 'webgpu'],
     });
+    expect(options.localModel).toMatchObject({
+      format: 'cjs',
+      entryPoints: [join(root, 'training', 'engine', 'local-model-child.ts')],
+      outfile: join(out, 'local-model.cjs'),
+      external: ['@huggingface/transformers', 'webgpu'],
+    });
     // import('@huggingface/transformers') becomes require(): the CommonJS loader reads app.asar.
     expect(options.embedChild.supported).toEqual({ 'dynamic-import': false });
     expect(options.trainJob.supported).toEqual({ 'dynamic-import': false });
+    expect(options.localModel.supported).toEqual({ 'dynamic-import': false });
   });
 
   it('let a child require Node built-ins and its declared packages only', () => {

@@ -2,8 +2,8 @@
 // and electron/preload.ts -> dist/electron/preload.cjs (sandboxed: it may require only 'electron'),
 // plus the Python REPL's interpreter process in dist/electron/repl/ (interpreter.mjs, its
 // cancel-watch.mjs worker and the python/ sources), which app/repl/interpreter-process.ts forks,
-// and the engine's two other children beside main.cjs: embed-child.cjs (app/host/embedder-process.ts)
-// and train-job.cjs (app/host/trainer-process.ts).
+// and the engine's other children beside main.cjs: embed-child.cjs (app/host/embedder-process.ts),
+// train-job.cjs (app/host/trainer-process.ts) and local-model.cjs (app/host/local-model-process.ts).
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
@@ -13,7 +13,14 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 export type BundleName =
-  'main' | 'preload' | 'extractWorker' | 'interpreter' | 'cancelWatch' | 'embedChild' | 'trainJob';
+  | 'main'
+  | 'preload'
+  | 'extractWorker'
+  | 'interpreter'
+  | 'cancelWatch'
+  | 'embedChild'
+  | 'trainJob'
+  | 'localModel';
 
 /** Bundles run by the REPL's interpreter process: plain Node (Electron run as Node), never Electron. */
 const interpreterBundles: ReadonlySet<BundleName> = new Set(['interpreter', 'cancelWatch']);
@@ -27,6 +34,7 @@ const interpreterBundles: ReadonlySet<BundleName> = new Set(['interpreter', 'can
 export const childExternals = {
   embedChild: ['@huggingface/transformers'],
   trainJob: ['@huggingface/transformers', 'webgpu'],
+  localModel: ['@huggingface/transformers', 'webgpu'],
 } as const satisfies Partial<Record<BundleName, readonly string[]>>;
 
 type ChildBundle = keyof typeof childExternals;
@@ -156,6 +164,15 @@ export function electronBuildOptions(
       external: [...childExternals.trainJob],
       supported: { 'dynamic-import': false },
     },
+    // `local:` models decode here rather than in the main process.
+    localModel: {
+      ...common,
+      ...nodeCjs,
+      entryPoints: [join(root, 'training', 'engine', 'local-model-child.ts')],
+      outfile: join(outDir, 'local-model.cjs'),
+      external: [...childExternals.localModel],
+      supported: { 'dynamic-import': false },
+    },
     preload: {
       ...common,
       entryPoints: [join(root, 'electron', 'preload.ts')],
@@ -210,15 +227,7 @@ export async function buildElectron(
   paths: BuildPaths = { root: projectRoot },
 ): Promise<BuiltBundle[]> {
   const options = electronBuildOptions(paths);
-  const names: BundleName[] = [
-    'main',
-    'preload',
-    'extractWorker',
-    'interpreter',
-    'cancelWatch',
-    'embedChild',
-    'trainJob',
-  ];
+  const names = Object.keys(options) as BundleName[];
   copyPythonSources(paths);
   return Promise.all(
     names.map(async (bundle): Promise<BuiltBundle> => {

@@ -9,6 +9,11 @@ export {
 } from './engine.ts';
 export { composeEngine, type ComposeOptions, type Engine } from './compose.ts';
 export {
+  localModelProcesses,
+  LocalModelProcessError,
+  type LocalModelProcesses,
+} from './local-model-process.ts';
+export {
   installSampleWorkspace,
   defaultAssetsDir,
   sampleSetName,

@@ -84,6 +84,9 @@ export async function generate(
   return results;
 }
 
+/** How long a generation runs before it lets the event loop turn (see generateBatch). */
+const yieldEveryMs = 2;
+
 /**
  * Decodes each request in its own KV cache slot, all in the same steps. A request whose signal
  * aborts ends with finishReason 'aborted'; the others go on.
@@ -101,7 +104,15 @@ export async function generateBatch(
   }
   const states = requests.map((request, index) => newState(decoder, tokenizer, request, index));
   const vocab = decoder.config.vocabSize;
+  let yielded = performance.now();
   for (;;) {
+    // The CPU decoder's steps never wait for anything: without a turn of the event loop now and
+    // then, a generation would hold it until it ends (the engine's other runs in serve mode; a
+    // local-model process's stdin, where a cancel arrives).
+    if (performance.now() - yielded >= yieldEveryMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yielded = performance.now();
+    }
     for (const s of states) {
       if (s.finish === null && s.options.signal?.aborted) finish(s, 'aborted', -1);
     }
