@@ -2,7 +2,7 @@
 // 127.0.0.1 (training/cluster/ray-stand-in.ts): export the configured job (files in the workspace),
 // named errors for a missing address and a proxy's page, the address and token saved in Settings
 // (the token never in the page), submit, follow a job to SUCCEEDED with its logs, stop a second one,
-// find a job submitted from the command line.
+// find a job submitted from the command line, an export uploaded with the job it is submitted as.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -164,5 +164,32 @@ describe('train: to the cluster', () => {
     await page.getByTestId('cluster-found').getByText('No other RLM Studio jobs').waitFor();
     expect(opened.pageErrors).toEqual([]);
     await screenshot(page, 'cluster-found');
+  });
+
+  it('uploads an export made with "upload with the job" when it is submitted', async () => {
+    // The form was reloaded with the Settings page: name the dataset again.
+    await page.getByTestId('train-name').fill('Uploaded run');
+    await page.getByTestId('train-dataset').fill(datasetPath);
+    await page.getByTestId('cluster-upload').check();
+    await page.getByTestId('cluster-export').click();
+    await page
+      .getByTestId('cluster-failure')
+      .getByText(/skyrlDir: .*skyrl-train checkout/)
+      .waitFor();
+    await page.getByTestId('cluster-skyrlDir').fill('/opt/SkyRL/skyrl-train');
+    await page.getByTestId('cluster-export').click();
+    await page
+      .locator('[data-testid="cluster-export-hint"]', { hasText: /^Submit uploads this folder/ })
+      .waitFor();
+    const before = await page.getByTestId('cluster-job').count();
+    await page.getByTestId('cluster-submit').click();
+    await page.locator('[data-testid="cluster-job"]').nth(before).waitFor();
+    const submitted = [...server.jobs.values()].at(-1);
+    const uri = String(submitted?.runtimeEnv.working_dir);
+    expect(uri).toMatch(/^gcs:\/\/_ray_pkg_/);
+    expect(server.packages.has(uri.slice('gcs://'.length))).toBe(true);
+    expect(submitted?.entrypoint).toMatch(/^export RLM_JOB_DIR="\$PWD" && cd \/opt\/SkyRL/);
+    expect(opened.pageErrors).toEqual([]);
+    await screenshot(page, 'cluster-uploaded');
   });
 });

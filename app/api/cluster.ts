@@ -30,15 +30,31 @@ const submissionId = z.string().regex(/^[\w.:-]{1,200}$/, 'a Ray submission id')
 /** Where and how the exported job runs on the cluster. */
 export const ClusterTarget = z
   .object({
-    /** Where the export folder will be copied on the cluster (the config's data paths point there). */
+    /**
+     * Where the export folder will be copied on the cluster (the config's data paths point there);
+     * with `upload`, only where checkpoints go.
+     */
     remoteDir: z.string().trim().min(1, 'say where the folder will be on the cluster'),
+    /**
+     * Submit uploads the folder as the job's working directory (Ray's package upload, at most
+     * 500 MiB), so nothing is copied by hand; the data paths then follow the job to wherever Ray
+     * unpacks it.
+     */
+    upload: z.boolean().default(false),
+    /** SkyRL's skyrl-train checkout on the cluster; the job starts there (needed with `upload`). */
+    skyrlDir: z.string().trim().min(1).optional(),
     /** The base model as the cluster names it (a Hugging Face id or a path there). */
     remoteModel: z.string().trim().min(1, 'name the base model as the cluster knows it'),
     nodes: z.number().int().positive().default(1),
     gpusPerNode: z.number().int().positive().default(8),
     valFraction: z.number().min(0).max(0.9).default(0.1),
   })
-  .strict();
+  .strict()
+  .refine((target) => !target.upload || target.skyrlDir !== undefined, {
+    path: ['skyrlDir'],
+    error:
+      "an uploaded folder becomes the job's working directory, so say where SkyRL's skyrl-train checkout is on the cluster",
+  });
 export type ClusterTarget = z.infer<typeof ClusterTarget>;
 
 export const ClusterExportFile = z.object({ name: z.string(), bytes: z.number().int() });
@@ -54,8 +70,19 @@ export const ClusterExport = z.object({
   valRows: z.number().int(),
   entrypoint: z.string(),
   remoteDir: z.string(),
+  /** Submit uploads the folder as the job's working directory (exports before this field: false). */
+  upload: z.boolean().default(false),
 });
 export type ClusterExport = z.infer<typeof ClusterExport>;
+
+/** An export folder's ray-job.json: what `cluster submit` sends (written by training/cluster). */
+export const RayJobFile = z.object({
+  entrypoint: z.string().min(1),
+  /** Send the folder with the job as its working directory (files before this field: false). */
+  upload: z.boolean().default(false),
+  metadata: z.record(z.string(), z.string()).default({}),
+});
+export type RayJobFile = z.infer<typeof RayJobFile>;
 
 /** A job of this workspace's list, as last seen. */
 export const ClusterJob = z.object({

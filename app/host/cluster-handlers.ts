@@ -12,6 +12,7 @@ import { z } from 'zod';
 import {
   ClusterExport,
   ClusterJob,
+  RayJobFile,
   type RayJobState,
   type ApiEvent,
   type ClusterSettingsView,
@@ -29,7 +30,10 @@ export interface RayJobsPort {
   submit(job: {
     entrypoint: string;
     metadata?: Record<string, string>;
+    runtimeEnv?: Record<string, unknown>;
   }): Promise<{ submissionId: string }>;
+  /** Uploads the folder's named files as a working-directory package; answers its URI. */
+  uploadWorkingDir(dir: string, names: readonly string[]): Promise<string>;
   status(submissionId: string): Promise<{ status: RayJobState; message?: string | null }>;
   logs(submissionId: string): Promise<string>;
   stop(submissionId: string): Promise<boolean>;
@@ -111,6 +115,35 @@ export class ClusterSettingsDamagedError extends Error {
       `the settings row '${key}' in the workspace database is damaged (${problem}); delete it ("DELETE FROM settings WHERE key = '${key}'") and enter the cluster settings again`,
     );
   }
+}
+
+export class ClusterJobFileError extends Error {
+  override readonly name = 'ClusterJobFileError';
+  constructor(path: string, problem: string) {
+    super(`${path} ${problem}; export the job again`);
+  }
+}
+
+/** An export folder's ray-job.json (what submit sends), or a ClusterJobFileError saying what is wrong. */
+export async function readRayJobFile(dir: string): Promise<RayJobFile> {
+  const path = join(dir, 'ray-job.json');
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new ClusterJobFileError(
+      path,
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : 'is not JSON',
+    );
+  }
+  const parsed = RayJobFile.safeParse(value);
+  if (!parsed.success) {
+    throw new ClusterJobFileError(
+      path,
+      `is not a job file (${parsed.error.issues[0]?.message ?? 'wrong shape'})`,
+    );
+  }
+  return parsed.data;
 }
 
 const StoredConnection = z.object({
@@ -289,6 +322,7 @@ export function clusterHandlers(options: ClusterHandlerOptions): ClusterHandlers
         valRows: written.valRows,
         entrypoint: written.entrypoint,
         remoteDir: target.remoteDir,
+        upload: target.upload,
       };
       const path = join(dir, 'export.json');
       await writeFile(`${path}.tmp`, `${JSON.stringify(record, null, 2)}\n`);
@@ -311,13 +345,19 @@ export function clusterHandlers(options: ClusterHandlerOptions): ClusterHandlers
       const record = await readExport(exportId);
       const { address } = connection.read();
       if (address === null) throw new ClusterAddressMissingError();
-      const job = z
-        .object({ entrypoint: z.string(), metadata: z.record(z.string(), z.string()).optional() })
-        .parse(JSON.parse(await readFile(join(record.dir, 'ray-job.json'), 'utf8')));
+      const job = await readRayJobFile(record.dir);
       const client = await clientFor(address);
+      // The folder's own files (not export.json), skipped by the cluster when it has them already.
+      const workingDir = job.upload
+        ? await client.uploadWorkingDir(
+            record.dir,
+            record.files.map((file) => file.name),
+          )
+        : null;
       const { submissionId } = await client.submit({
         entrypoint: job.entrypoint,
         metadata: { ...job.metadata, export: record.id, name: record.name },
+        ...(workingDir === null ? {} : { runtimeEnv: { working_dir: workingDir } }),
       });
       const submitted: ClusterJob = {
         submissionId,

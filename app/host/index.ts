@@ -22,7 +22,9 @@ export {
 export {
   clusterHandlers,
   savedClusterConnection,
+  readRayJobFile,
   ClusterAddressMissingError,
+  ClusterJobFileError,
   ClusterUnavailableError,
   type ClusterBackend,
   type ClusterConnection,

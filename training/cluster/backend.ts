@@ -26,6 +26,8 @@ export function rayClusterBackend(options: { timeoutMs?: number } = {}): Cluster
         remoteDir: target.remoteDir,
         remoteModel: target.remoteModel,
         valFraction: target.valFraction,
+        upload: target.upload,
+        skyrlDir: target.skyrlDir,
         cluster: {
           nodes: target.nodes,
           gpusPerNode: target.gpusPerNode,

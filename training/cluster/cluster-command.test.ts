@@ -1,7 +1,7 @@
 // `rlm-studio cluster` as a user runs it: with no flag and no RAY_* variable it follows a job on the
 // cluster that Settings > Cluster saved in the workspace (address and token).
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { composeEngine } from '../../app/host/index.ts';
 import { openWorkspace } from '../../app/store/index.ts';
 import { RayJobsClient } from './ray-jobs.ts';
+import { writeToyRows } from './toy-rows.test-helper.ts';
 import { startRayStandIn, type RayStandIn } from './ray-stand-in.ts';
 
 const launcher = new URL('../../bin/rlm-studio.js', import.meta.url).pathname;
@@ -64,5 +65,35 @@ describe('rlm-studio cluster', () => {
     await expect(
       cli('status', submissionId, '--address', 'http://127.0.0.1:9'),
     ).rejects.toMatchObject({ stderr: expect.stringContaining('cannot reach') as unknown });
+  }, 60_000);
+
+  it('exports with --upload and submits the folder with the job', async () => {
+    const dataset = join(dir, 'rows.jsonl');
+    writeToyRows(dataset, 5);
+    const out = join(dir, 'job');
+    const cli = (...args: string[]) =>
+      run(process.execPath, [launcher, '--workspace', dir, 'cluster', ...args], { env: env() });
+    const exported = await cli(
+      'export',
+      ...['--dataset', dataset, '--format', 'skyrl', '--out', out, '--model', 'Qwen/Qwen3-4B'],
+      ...['--remote-dir', '/shared/ckpt', '--upload', '--skyrl-dir', '/opt/SkyRL/skyrl-train'],
+    );
+    expect(exported.stdout).toContain(
+      `submit uploads the folder: rlm-studio cluster submit --dir ${out}`,
+    );
+    const id = (
+      await cli('submit', '--dir', out, '--address', server.address, '--token', 'tok-cli')
+    ).stdout.trim();
+    const uri = String(server.jobs.get(id)?.runtimeEnv.working_dir);
+    expect(server.packages.has(uri.replace('gcs://', ''))).toBe(true);
+    expect(server.jobs.get(id)?.entrypoint).toBe(
+      (JSON.parse(await readFile(join(out, 'ray-job.json'), 'utf8')) as { entrypoint: string })
+        .entrypoint,
+    );
+    await expect(
+      cli('submit', '--dir', dir, '--address', server.address, '--token', 'tok-cli'),
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining('ray-job.json is missing') as unknown,
+    });
   }, 60_000);
 });

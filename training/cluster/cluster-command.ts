@@ -2,12 +2,10 @@
 // cluster through the Ray Jobs REST API. The address and token come from flags, RAY_ADDRESS and
 // RAY_JOB_TOKEN, or else what Settings > Cluster saved in the workspace.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { TrainConfig } from '../../app/api/index.ts';
 import { workspaceOption, type GlobalOptions } from '../../app/cli/index.ts';
-import { savedClusterConnection } from '../../app/host/index.ts';
+import { readRayJobFile, savedClusterConnection } from '../../app/host/index.ts';
 import { FileApiKeyVault } from '../../app/models/index.ts';
 import { loadDataset, paperLookup, toSkyrlRow } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
@@ -60,6 +58,8 @@ interface ExportOptions {
   format: string;
   out: string;
   remoteDir: string;
+  upload: boolean;
+  skyrlDir?: string;
   model: string;
   valFraction: number;
   groupSize: number;
@@ -80,7 +80,19 @@ function exportCommand(): Command {
     .requiredOption('--dataset <file>', 'the evidence dataset')
     .requiredOption('--format <format>', 'ours, skyrl or qasper')
     .requiredOption('--out <dir>', 'the folder to write')
-    .requiredOption('--remote-dir <dir>', 'where the folder will be on the cluster')
+    .requiredOption(
+      '--remote-dir <dir>',
+      'where the folder will be on the cluster (with --upload: where checkpoints go)',
+    )
+    .option(
+      '--upload',
+      "submit uploads the folder as the job's working directory (≤ 500 MiB)",
+      false,
+    )
+    .option(
+      '--skyrl-dir <dir>',
+      "SkyRL's skyrl-train checkout on the cluster (needed with --upload)",
+    )
     .requiredOption('--model <id>', 'the base model as the cluster names it (e.g. Qwen/Qwen3-4B)')
     .option('--val-fraction <x>', 'share held out for validation', Number, 0.1)
     .option('--group-size <n>', 'G rollouts per question', positive, 8)
@@ -114,6 +126,8 @@ function exportCommand(): Command {
           remoteDir: options.remoteDir,
           remoteModel: options.model,
           valFraction: options.valFraction,
+          upload: options.upload,
+          skyrlDir: options.skyrlDir,
           cluster: {
             nodes: options.nodes,
             gpusPerNode: options.gpusPerNode,
@@ -126,7 +140,9 @@ function exportCommand(): Command {
           `${result.trainRows} train and ${result.valRows} validation rows; wrote ${result.files.join(', ')}`,
         );
         console.log(
-          `copy ${options.out} to ${options.remoteDir} on the cluster, then: rlm-studio cluster submit --dir ${options.out}`,
+          options.upload
+            ? `submit uploads the folder: rlm-studio cluster submit --dir ${options.out}`
+            : `copy ${options.out} to ${options.remoteDir} on the cluster, then: rlm-studio cluster submit --dir ${options.out}`,
         );
       } finally {
         await library?.dispose();
@@ -142,14 +158,19 @@ export function clusterCommand(): Command {
   cluster.addCommand(exportCommand());
   cluster.addCommand(
     withCluster(new Command('submit'))
-      .description("submit an exported job's entrypoint to the Ray cluster")
+      .description(
+        "submit an exported job's entrypoint to the Ray cluster (uploading the folder when it was exported with --upload)",
+      )
       .requiredOption('--dir <dir>', 'the folder `cluster export` wrote')
       .action(async (options: ClusterOptions & { dir: string }, command: Command) => {
-        const job = JSON.parse(await readFile(join(options.dir, 'ray-job.json'), 'utf8')) as {
-          entrypoint: string;
-          metadata: Record<string, string>;
-        };
-        const { submissionId } = await (await client(options, command)).submit(job);
+        const job = await readRayJobFile(options.dir);
+        const ray = await client(options, command);
+        const workingDir = job.upload ? await ray.uploadWorkingDir(options.dir) : null;
+        const { submissionId } = await ray.submit({
+          entrypoint: job.entrypoint,
+          metadata: job.metadata,
+          ...(workingDir === null ? {} : { runtimeEnv: { working_dir: workingDir } }),
+        });
         console.log(submissionId);
       }),
   );

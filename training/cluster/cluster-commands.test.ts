@@ -2,9 +2,10 @@
 // them, with this folder's backend, against the stand-in Ray job server. It sits here, not in
 // app/host, because app/ may not import training/ (not even in tests).
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unzipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   TrainConfig,
@@ -161,6 +162,44 @@ describe('cluster commands', () => {
       'STOPPED',
       'SUCCEEDED',
     ]);
+  });
+
+  it('uploads an export made with upload as the working directory of the jobs it submits', async () => {
+    await expect(
+      call('cluster.export', { name: 'Up', config: config(), target: { ...target, upload: true } }),
+    ).rejects.toThrow(/skyrl-train checkout/);
+    const { export: exported } = await call('cluster.export', {
+      name: 'Up',
+      config: config(),
+      target: { ...target, upload: true, skyrlDir: '/opt/SkyRL/skyrl-train' },
+    });
+    expect(exported.upload).toBe(true);
+    expect(exported.entrypoint).toMatch(
+      /^export RLM_JOB_DIR="\$PWD" && cd \/opt\/SkyRL\/skyrl-train && uv run /,
+    );
+    await call('cluster.saveSettings', { address: server.address, token: 'tok-123' });
+    const { job } = await call('cluster.submit', { exportId: exported.id });
+    const uri = server.jobs.get(job.submissionId)?.runtimeEnv.working_dir;
+    expect(uri).toMatch(/^gcs:\/\/_ray_pkg_/);
+    // The folder's files as exported, without the workspace's own record of the export.
+    const files = unzipSync(
+      server.packages.get(String(uri).slice('gcs://'.length)) ?? new Uint8Array(),
+    );
+    expect(Object.keys(files).sort()).toEqual(exported.files.map((f) => f.name).sort());
+    expect(new TextDecoder().decode(files['train.jsonl'])).toBe(
+      await readFile(join(exported.dir, 'train.jsonl'), 'utf8'),
+    );
+    // Submitted again: the cluster has the package, so it is not sent twice.
+    await call('cluster.submit', { exportId: exported.id });
+    expect(server.seen.filter((s) => s.method === 'PUT')).toHaveLength(1);
+    expect(server.jobs.size).toBe(2);
+    // A damaged job file is named, and nothing is sent.
+    await writeFile(join(exported.dir, 'ray-job.json'), '{"entrypoint": ');
+    await expect(call('cluster.submit', { exportId: exported.id })).rejects.toMatchObject({
+      name: 'ClusterJobFileError',
+      message: /ray-job\.json is not JSON; export the job again/,
+    });
+    expect(server.jobs.size).toBe(2);
   });
 
   it("finds the cluster's RLM Studio jobs submitted elsewhere (the CLI), once, and follows them", async () => {

@@ -1,6 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TrainConfig } from '../../app/api/index.ts';
 import { parseSkyrlDataset } from '../../app/evidence/index.ts';
@@ -59,6 +61,52 @@ describe('exportSkyRlJob', () => {
     );
   });
 
+  it('with upload, points the data at the folder wherever it is unpacked and starts in SkyRL', async () => {
+    const out = join(dir, 'export');
+    const skyrl = join(dir, 'SkyRL dir', 'skyrl-train');
+    const result = await exportSkyRlJob(rows, config, {
+      ...options,
+      out,
+      upload: true,
+      skyrlDir: skyrl,
+    });
+    const overrides = JSON.parse(await readFile(join(out, 'overrides.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(overrides['data.train_data']).toBe('["${oc.env:RLM_JOB_DIR}/train.jsonl"]');
+    expect(overrides['trainer.ckpt_path']).toBe('/shared/rlm/job-1/checkpoints');
+    expect(JSON.parse(await readFile(join(out, 'ray-job.json'), 'utf8'))).toMatchObject({
+      entrypoint: result.entrypoint,
+      upload: true,
+    });
+
+    // Run the entrypoint as Ray does (sh -c in the unpacked working directory) and run.sh from
+    // elsewhere, with a `uv` that reports where it runs, the variable and the train data argument.
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    await mkdir(skyrl, { recursive: true });
+    await writeFile(
+      join(bin, 'uv'),
+      '#!/bin/sh\npwd\necho "$RLM_JOB_DIR"\nfor a; do case "$a" in data.train_data=*) echo "$a";; esac; done\n',
+      { mode: 0o755 },
+    );
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const launched = async (file: string, args: string[], cwd: string) => {
+      const { stdout } = await promisify(execFile)(file, args, { cwd, env });
+      const [where = '', jobDir = '', train = ''] = stdout.split('\n');
+      // The path as Hydra's ${oc.env:RLM_JOB_DIR} resolves it.
+      const path = /^data\.train_data=\["(.*)"\]$/.exec(train)?.[1];
+      return { where, train: path?.replace('${oc.env:RLM_JOB_DIR}', jobDir) };
+    };
+    const unpacked = join(dir, 'ray', 'working_dir_files', 'pkg');
+    await cp(out, unpacked, { recursive: true });
+    const ray = await launched('sh', ['-c', result.entrypoint], unpacked);
+    expect(ray).toEqual({ where: skyrl, train: join(unpacked, 'train.jsonl') });
+    expect(await readFile(join(unpacked, 'train.jsonl'), 'utf8')).toContain('"q0"');
+    expect(await launched('bash', [join(unpacked, 'run.sh')], tmpdir())).toEqual(ray);
+  });
+
   it('names a set too small to split and a bad validation share', async () => {
     await expect(
       exportSkyRlJob(rows.slice(0, 1), config, { ...options, out: dir }),
@@ -66,5 +114,8 @@ describe('exportSkyRlJob', () => {
     await expect(
       exportSkyRlJob(rows, config, { ...options, out: dir, valFraction: 1 }),
     ).rejects.toThrow(/validation share/);
+    await expect(
+      exportSkyRlJob(rows, config, { ...options, out: dir, upload: true }),
+    ).rejects.toThrow(/skyrl-train checkout/);
   });
 });

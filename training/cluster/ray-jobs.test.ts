@@ -1,5 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RayJobsClient, RayJobsError } from './ray-jobs.ts';
+import { RayJobsClient, RayJobsError, workingDirPackage } from './ray-jobs.ts';
 import { startRayStandIn, type RayStandIn } from './ray-stand-in.ts';
 
 // The stand-in answers as the Ray Jobs REST API specification does (ray-stand-in.ts).
@@ -72,5 +76,70 @@ describe('RayJobsClient', () => {
     const closed = new RayJobsClient({ address: 'http://127.0.0.1:9', timeoutMs: 2000 });
     await expect(closed.list()).rejects.toThrow(/cannot reach the Ray cluster/);
     expect(() => new RayJobsClient({ address: 'head node' })).toThrow(RayJobsError);
+  });
+});
+
+describe('working directory upload', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rlm-ray-pkg-'));
+    await writeFile(join(dir, 'train.jsonl'), '{"q": 1}\n');
+    await writeFile(join(dir, 'run.sh'), '#!/usr/bin/env bash\n');
+    await writeFile(join(dir, 'export.json'), '{}\n');
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uploads the named files once, as a zip named by its content, and submits with it', async () => {
+    const client = new RayJobsClient({ address: server.address, token: 'secret' });
+    const uri = await client.uploadWorkingDir(dir, ['train.jsonl', 'run.sh']);
+    expect(uri).toMatch(/^gcs:\/\/_ray_pkg_[0-9a-f]{40}\.zip$/);
+    const name = uri.slice('gcs://'.length);
+    const files = unzipSync(server.packages.get(name) ?? new Uint8Array());
+    expect(Object.keys(files).sort()).toEqual(['run.sh', 'train.jsonl']);
+    expect(new TextDecoder().decode(files['train.jsonl'])).toBe('{"q": 1}\n');
+    // The same files again: the cluster has them, so nothing is sent.
+    expect(await client.uploadWorkingDir(dir, ['run.sh', 'train.jsonl'])).toBe(uri);
+    expect(server.seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      `GET /api/packages/gcs/${name}`,
+      `PUT /api/packages/gcs/${name}`,
+      `GET /api/packages/gcs/${name}`,
+    ]);
+    for (const s of server.seen) expect(s.authorization).toBe('Bearer secret');
+    const { submissionId } = await client.submit({
+      entrypoint: 'sh run.sh',
+      runtimeEnv: { working_dir: uri },
+    });
+    expect(server.jobs.get(submissionId)?.runtimeEnv).toEqual({ working_dir: uri });
+    // A changed file is another package.
+    await writeFile(join(dir, 'train.jsonl'), '{"q": 2}\n');
+    expect(await client.uploadWorkingDir(dir, ['train.jsonl', 'run.sh'])).not.toBe(uri);
+    // Without names, every file of the folder.
+    expect(Object.keys(unzipSync(workingDirPackage(dir).bytes)).sort()).toEqual([
+      'export.json',
+      'run.sh',
+      'train.jsonl',
+    ]);
+  });
+
+  it('names a missing file, a path outside the folder, a refused upload and a bad token', async () => {
+    const client = new RayJobsClient({ address: server.address, token: 'secret' });
+    await expect(client.uploadWorkingDir(dir, ['train.jsonl', 'val.jsonl'])).rejects.toThrow(
+      /has no file 'val.jsonl'/,
+    );
+    await expect(client.uploadWorkingDir(dir, ['../etc/passwd'])).rejects.toThrow(RayJobsError);
+    await expect(client.uploadWorkingDir(join(dir, 'nope'))).rejects.toThrow(/not a folder/);
+    await expect(
+      new RayJobsClient({ address: server.address }).uploadWorkingDir(dir),
+    ).rejects.toThrow(/401.*check the cluster token/);
+    server.override = (request) =>
+      request.method === 'PUT' ? { status: 500, body: 'GCS is full' } : undefined;
+    await expect(client.uploadWorkingDir(dir)).rejects.toThrow(/500.*GCS is full/);
+    expect(server.packages.size).toBe(0);
+    // The stand-in refuses, as Ray does, a job whose working directory was never uploaded.
+    await expect(
+      client.submit({ entrypoint: 'x', runtimeEnv: { working_dir: 'gcs://_ray_pkg_00.zip' } }),
+    ).rejects.toThrow(/never uploaded/);
   });
 });

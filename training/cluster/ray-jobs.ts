@@ -1,6 +1,11 @@
 // A client of the Ray Jobs REST API on a cluster's head node (docs.ray.io, "Ray Jobs REST API"):
-// submit, status, logs, stop, delete, list. Responses are validated, so a proxy's HTML page or a
-// changed API is a named error rather than undefined fields in the Train view.
+// submit, status, logs, stop, delete, list, and a folder uploaded as a job's working directory (the
+// package endpoints `ray job submit --working-dir` uses). Responses are validated, so a proxy's
+// HTML page or a changed API is a named error rather than undefined fields in the Train view.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { zipSync } from 'fflate';
 import { z } from 'zod';
 
 export const RayJobStatus = z.enum(['PENDING', 'RUNNING', 'STOPPED', 'SUCCEEDED', 'FAILED']);
@@ -44,6 +49,53 @@ export class RayJobsError extends Error {
     super(message);
     this.status = status;
   }
+}
+
+/** Ray refuses a working directory larger than this (its client checks before uploading). */
+export const MAX_WORKING_DIR_BYTES = 500 * 1024 * 1024;
+
+/**
+ * A folder's files (top level; `names` picks some) as the zip Ray unpacks for a job's working
+ * directory, and its URI. The zip is the same for the same files (fixed dates, sorted names), so
+ * its content hash names it and a folder already uploaded is not sent again.
+ */
+export function workingDirPackage(
+  dir: string,
+  names?: readonly string[],
+): { uri: string; name: string; bytes: Uint8Array<ArrayBuffer> } {
+  let listed: string[];
+  try {
+    listed = [...(names ?? readdirSync(dir))];
+  } catch {
+    throw new RayJobsError(`${dir} is not a folder that can be read`, null);
+  }
+  for (const name of listed) {
+    // Names are the folder's own files: a path would reach outside it.
+    if (name !== basename(name) || name === '..' || !existsSync(join(dir, name))) {
+      throw new RayJobsError(
+        `${dir} has no file '${name}' to upload (was the folder changed after the export?)`,
+        null,
+      );
+    }
+  }
+  const picked = listed.filter((name) => statSync(join(dir, name)).isFile()).sort();
+  let size = 0;
+  const files: Record<string, [Uint8Array, { mtime: Date }]> = {};
+  for (const name of picked) {
+    const data = readFileSync(join(dir, name));
+    size += data.length;
+    if (size > MAX_WORKING_DIR_BYTES) {
+      throw new RayJobsError(
+        `${dir} holds more than Ray's ${MAX_WORKING_DIR_BYTES / 1024 / 1024} MiB limit for a job's working directory; copy the folder to the cluster's shared storage instead`,
+        null,
+      );
+    }
+    files[name] = [data, { mtime: new Date('2000-01-01T00:00:00Z') }];
+  }
+  // A copy backed by a plain ArrayBuffer, which every fetch typing takes as a body.
+  const bytes = new Uint8Array(zipSync(files, { level: 6 }));
+  const name = `_ray_pkg_${createHash('sha1').update(bytes).digest('hex')}.zip`;
+  return { uri: `gcs://${name}`, name, bytes };
 }
 
 export class RayJobsClient {
@@ -123,14 +175,57 @@ export class RayJobsClient {
     return Array.isArray(parsed.data) ? parsed.data : Object.values(parsed.data);
   }
 
+  /**
+   * Uploads the folder's files (or those named) as a working-directory package unless the cluster
+   * has it already; returns its URI for `runtimeEnv: { working_dir }`.
+   */
+  async uploadWorkingDir(dir: string, names?: readonly string[]): Promise<string> {
+    const pkg = workingDirPackage(dir, names);
+    const path = `/api/packages/gcs/${pkg.name}`;
+    const found = await this.#request('GET', path, undefined, [404]);
+    if (found.status === 404) {
+      await this.#request('PUT', path, pkg.bytes);
+    }
+    return pkg.uri;
+  }
+
   async #call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const { text, status } = await this.#request(
+      method,
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+    );
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new RayJobsError(
+        `Ray cluster answered ${method} ${path} with something that is not JSON: ${text.slice(0, 120)}`,
+        status,
+      );
+    }
+  }
+
+  /** One request; an answer that is not 2xx (nor one of `allowed`) is a RayJobsError. */
+  async #request(
+    method: string,
+    path: string,
+    body?: string | Uint8Array<ArrayBuffer>,
+    allowed: readonly number[] = [],
+  ): Promise<{ text: string; status: number }> {
     let response: Response;
+    const headers =
+      body instanceof Uint8Array
+        ? { ...this.#headers, 'content-type': 'application/octet-stream' }
+        : this.#headers;
     try {
       response = await this.#fetch(`${this.#base}${path}`, {
         method,
-        headers: this.#headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        headers,
+        body,
+        // An upload takes as long as the link needs for it, within reason.
+        signal: AbortSignal.timeout(
+          body instanceof Uint8Array ? Math.max(this.#timeoutMs, 300_000) : this.#timeoutMs,
+        ),
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -140,7 +235,7 @@ export class RayJobsClient {
       );
     }
     const text = await response.text();
-    if (!response.ok) {
+    if (!response.ok && !allowed.includes(response.status)) {
       const hint =
         response.status === 401 || response.status === 403
           ? '; check the cluster token in Settings'
@@ -152,14 +247,7 @@ export class RayJobsClient {
         response.status,
       );
     }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new RayJobsError(
-        `Ray cluster answered ${method} ${path} with something that is not JSON: ${text.slice(0, 120)}`,
-        response.status,
-      );
-    }
+    return { text, status: response.status };
   }
 
   #unexpected(what: string, response: unknown): RayJobsError {

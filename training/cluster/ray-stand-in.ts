@@ -2,7 +2,8 @@
 // commands, the browser test): it answers the Ray Jobs REST API as its specification does, keeps
 // jobs in memory, and lets the test drive them (finish, fail) or answer anything itself (override).
 // A submitted job is PENDING until its status is first read, then RUNNING; every status read of a
-// running job adds a log line, so logs grow while a client follows the job.
+// running job adds a log line, so logs grow while a client follows the job. Packages (a job's
+// uploaded working directory) are kept as the zip bytes they were sent as.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -19,6 +20,7 @@ export interface StandInJob {
   entrypoint: string;
   message: string;
   metadata: Record<string, string>;
+  runtimeEnv: Record<string, unknown>;
   logs: string;
   startTime: number;
   endTime: number | null;
@@ -36,6 +38,8 @@ export interface RayStandIn {
   /** Every request, in order. */
   seen: StandInRequest[];
   jobs: Map<string, StandInJob>;
+  /** Uploaded packages by name (`_ray_pkg_<hash>.zip`). */
+  packages: Map<string, Uint8Array>;
   /** Answers a request itself when it returns an answer (errors, odd shapes, a proxy's page). */
   override: ((request: StandInRequest) => StandInAnswer | undefined) | null;
   /** Ends a job as the cluster would (SUCCEEDED or FAILED), with a last log line. */
@@ -60,19 +64,23 @@ const details = (job: StandInJob) => ({
   start_time: job.startTime,
   end_time: job.endTime,
   metadata: job.metadata,
-  runtime_env: {},
+  runtime_env: job.runtimeEnv,
 });
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  // A package upload is the zip itself; everything else is JSON.
+  if (req.url?.startsWith('/api/packages/')) return bytes.length > 0 ? bytes : undefined;
+  const text = bytes.toString('utf8');
   return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
 /** Starts the stand-in on 127.0.0.1; with `token`, requests without `Bearer token` get 401. */
 export async function startRayStandIn(options: { token?: string } = {}): Promise<RayStandIn> {
   const jobs = new Map<string, StandInJob>();
+  const packages = new Map<string, Uint8Array>();
   const seen: StandInRequest[] = [];
   let counter = 0;
   const end = (job: StandInJob, status: StandInJob['status'], message: string) => {
@@ -87,12 +95,32 @@ export async function startRayStandIn(options: { token?: string } = {}): Promise
       return { status: 401, body: 'Unauthorized' };
     }
     const { method, url } = request;
+    const pkg = /^\/api\/packages\/gcs\/(_ray_pkg_[0-9a-f]+\.zip)$/.exec(url)?.[1];
+    if (pkg !== undefined && method === 'GET') {
+      return packages.has(pkg)
+        ? { status: 200, body: '' }
+        : { status: 404, body: `Package gcs://${pkg} does not exist` };
+    }
+    if (pkg !== undefined && method === 'PUT') {
+      if (!(request.body instanceof Uint8Array)) return { status: 400, body: 'empty package' };
+      packages.set(pkg, request.body);
+      return { status: 200, body: '' };
+    }
     if (url === '/api/jobs/' && method === 'POST') {
       const body = (request.body ?? {}) as {
         entrypoint?: string;
         submission_id?: string;
         metadata?: Record<string, string>;
+        runtime_env?: Record<string, unknown>;
       };
+      const workingDir = body.runtime_env?.working_dir;
+      if (
+        typeof workingDir === 'string' &&
+        workingDir.startsWith('gcs://') &&
+        !packages.has(workingDir.slice('gcs://'.length))
+      ) {
+        return { status: 500, body: `runtime_env working_dir ${workingDir} was never uploaded` };
+      }
       if (typeof body.entrypoint !== 'string') return { status: 400, body: 'entrypoint missing' };
       counter += 1;
       const id = body.submission_id ?? `raysubmit_${String(counter).padStart(4, '0')}`;
@@ -102,6 +130,7 @@ export async function startRayStandIn(options: { token?: string } = {}): Promise
         entrypoint: body.entrypoint,
         message: 'Job has not started yet.',
         metadata: body.metadata ?? {},
+        runtimeEnv: body.runtime_env ?? {},
         logs: '',
         startTime: Date.now(),
         endTime: null,
@@ -146,6 +175,7 @@ export async function startRayStandIn(options: { token?: string } = {}): Promise
     address: '',
     seen,
     jobs,
+    packages,
     override: null,
     finish(submissionId, status = 'SUCCEEDED') {
       const job = jobs.get(submissionId);

@@ -75,21 +75,51 @@ export function overrideArguments(overrides: readonly Override[]): string[] {
   return overrides.map(([key, value]) => shellQuote(`${key}=${formatValue(value)}`));
 }
 
+/** How the job starts on the cluster. */
+export interface SkyRlLaunch {
+  /** SkyRL's skyrl-train checkout on the cluster; the job changes there before `uv run`. */
+  skyrlDir?: string | undefined;
+  /**
+   * The job's folder is wherever it starts (Ray's working directory, or run.sh's own folder):
+   * it is exported as JOB_DIR_VARIABLE before changing to `skyrlDir`, and data paths read it.
+   */
+  jobDirFromStart?: boolean;
+}
+
+/** The variable the data paths of an uploaded job read (`${oc.env:RLM_JOB_DIR}` in Hydra). */
+export const JOB_DIR_VARIABLE = 'RLM_JOB_DIR';
+
+/** A file of the job's folder as Hydra resolves it at run time, wherever Ray unpacked the folder. */
+export function jobDirPath(name: string): string {
+  return `\${oc.env:${JOB_DIR_VARIABLE}}/${name}`;
+}
+
+const LAUNCH = 'uv run --isolated --extra vllm -m skyrl_train.entrypoints.main_base';
+
 /** The entrypoint command a Ray job runs. */
-export function skyrlEntrypoint(overrides: readonly Override[]): string {
+export function skyrlEntrypoint(overrides: readonly Override[], launch: SkyRlLaunch = {}): string {
   return [
-    'uv run --isolated --extra vllm -m skyrl_train.entrypoints.main_base',
+    ...(launch.jobDirFromStart ? [`export ${JOB_DIR_VARIABLE}="$PWD" &&`] : []),
+    ...(launch.skyrlDir === undefined ? [] : [`cd ${shellQuote(launch.skyrlDir)} &&`]),
+    LAUNCH,
     ...overrideArguments(overrides),
   ].join(' ');
 }
 
 /** A launch script for people who start jobs by hand. */
-export function skyrlLaunchScript(overrides: readonly Override[]): string {
+export function skyrlLaunchScript(
+  overrides: readonly Override[],
+  launch: SkyRlLaunch = {},
+): string {
   return [
     '#!/usr/bin/env bash',
     '# Written by RLM Studio: a GRPO run of the RLM evidence task on SkyRL.',
     'set -euo pipefail',
-    'uv run --isolated --extra vllm -m skyrl_train.entrypoints.main_base \\',
+    ...(launch.jobDirFromStart
+      ? [`export ${JOB_DIR_VARIABLE}="$(cd "$(dirname "$0")" && pwd)"`]
+      : []),
+    ...(launch.skyrlDir === undefined ? [] : [`cd ${shellQuote(launch.skyrlDir)}`]),
+    `${LAUNCH} \\`,
     ...overrideArguments(overrides).map(
       (arg, i, all) => `  ${arg}${i < all.length - 1 ? ' \\' : ''}`,
     ),

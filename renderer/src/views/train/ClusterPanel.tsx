@@ -1,6 +1,7 @@
 // To the cluster: the job configured in the form above, exported in SkyRL's formats to a folder of
 // the workspace (its path and files are shown), then submitted to the Ray cluster of Settings >
-// Cluster and followed below. The latest export stays offered after a reload. "Find jobs" adds the
+// Cluster and followed below; with "upload with the job" the submit sends the folder along as the
+// job's working directory, so nothing is copied by hand. The latest export stays offered after a reload. "Find jobs" adds the
 // cluster's RLM Studio jobs submitted elsewhere (`rlm-studio cluster submit`, another machine).
 import { useEffect, useState } from 'react';
 import { ClusterTarget, type ClusterExport } from '../../../../app/api/index.ts';
@@ -12,6 +13,7 @@ import type { JobConfigResult } from './job-config.ts';
 const targetFields = [
   { key: 'remoteDir', label: 'folder on the cluster', width: '260px' },
   { key: 'remoteModel', label: 'base model on the cluster', width: '200px' },
+  { key: 'skyrlDir', label: 'SkyRL checkout on the cluster', width: '220px' },
   { key: 'nodes', label: 'nodes', width: '70px' },
   { key: 'gpusPerNode', label: 'GPUs per node', width: '70px' },
   { key: 'valFraction', label: 'validation share', width: '80px' },
@@ -25,10 +27,12 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
   const [target, setTarget] = useState<Record<TargetKey, string>>({
     remoteDir: '/mnt/shared/rlm-studio/job',
     remoteModel: 'Qwen/Qwen3-4B',
+    skyrlDir: '',
     nodes: '1',
     gpusPerNode: '8',
     valFraction: '0.1',
   });
+  const [upload, setUpload] = useState(false);
   const [exported, setExported] = useState<ClusterExport | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
@@ -69,11 +73,14 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
       setFailure(job.failure);
       return;
     }
-    const parsed = ClusterTarget.safeParse(
-      Object.fromEntries(
-        targetFields.map(({ key }) => [key, numeric.has(key) ? Number(target[key]) : target[key]]),
+    const parsed = ClusterTarget.safeParse({
+      ...Object.fromEntries(
+        targetFields
+          .filter(({ key }) => target[key].trim() !== '' || key !== 'skyrlDir')
+          .map(({ key }) => [key, numeric.has(key) ? Number(target[key]) : target[key]]),
       ),
-    );
+      upload,
+    });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       setFailure({
@@ -129,6 +136,20 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
             />
           </label>
         ))}
+        <label
+          className="train-check"
+          title="submit uploads the export folder as the job's working directory (at most 500 MiB); the folder on the cluster then only receives checkpoints"
+        >
+          <input
+            type="checkbox"
+            checked={upload}
+            onChange={(e) => {
+              setUpload(e.target.checked);
+            }}
+            data-testid="cluster-upload"
+          />
+          upload with the job
+        </label>
         <button type="button" onClick={exportJob} disabled={busy} data-testid="cluster-export">
           Export to cluster
         </button>
@@ -176,9 +197,19 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
               </li>
             ))}
           </ul>
-          <p className="settings-muted">
-            Copy this folder to <code>{exported.remoteDir}</code> on the cluster before submitting;
-            the job runs <code>{exported.entrypoint.slice(0, 160)}…</code>
+          <p className="settings-muted" data-testid="cluster-export-hint">
+            {exported.upload ? (
+              <>
+                Submit uploads this folder as the job&apos;s working directory; checkpoints go to{' '}
+                <code>{exported.remoteDir}</code>
+              </>
+            ) : (
+              <>
+                Copy this folder to <code>{exported.remoteDir}</code> on the cluster before
+                submitting
+              </>
+            )}
+            ; the job runs <code>{exported.entrypoint.slice(0, 160)}…</code>
           </p>
         </div>
       )}
