@@ -4,10 +4,8 @@
 // stdin and streams its deltas back; errors keep the child's names (a missing model file, a
 // cancelled generation). One child per model path; one whose load fails is closed and forgotten,
 // so the next run tries again. The CLI and `rlm-studio serve` decode in process (training/engine/cli.ts).
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { Completion, CompletionRequest, Provider, ProviderFactory } from '../models/index.ts';
-import { childEnv, childScript } from './child-script.ts';
+import { LineChild } from './line-child.ts';
 import { LocalModelReply, type LocalModelRequest } from './local-model-protocol.ts';
 
 /** The local-model process's script: bundled beside main.cjs, or the source. */
@@ -20,73 +18,22 @@ export class LocalModelProcessError extends Error {
   override readonly name = 'LocalModelProcessError';
 }
 
-function namedError(name: string, message: string): Error {
-  const error = new Error(message);
-  error.name = name;
-  return error;
-}
-
 type Ask = LocalModelRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
-interface Waiting {
-  resolve: (reply: LocalModelReply) => void;
-  reject: (error: Error) => void;
-  onDelta?: ((text: string) => void) | undefined;
-}
-
 class LocalModelChild {
-  readonly #child: ChildProcessWithoutNullStreams;
-  readonly #waiting = new Map<number, Waiting>();
-  #nextId = 0;
-  #stderr = '';
-  #exited: Error | undefined;
-
-  constructor() {
-    const { execPath, script } = childScript(localModelNames);
-    // The host's environment: the WebGPU backend reads its driver variables from it.
-    this.#child = spawn(execPath, [script], {
-      env: childEnv(process.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    this.#child.stderr.setEncoding('utf8');
-    this.#child.stderr.on('data', (chunk: string) => {
-      this.#stderr = (this.#stderr + chunk).slice(-4000);
-    });
-    this.#child.stdin.on('error', () => undefined);
-    createInterface({ input: this.#child.stdout }).on('line', (line) => {
-      let reply: LocalModelReply;
-      try {
-        reply = LocalModelReply.parse(JSON.parse(line));
-      } catch {
-        return;
-      }
-      const waiting = this.#waiting.get(reply.id);
-      if (!waiting) return;
-      if (reply.kind === 'delta') {
-        waiting.onDelta?.(reply.text);
-        return;
-      }
-      this.#waiting.delete(reply.id);
-      waiting.resolve(reply);
-    });
-    const fail = (detail: string) => {
-      const tail = this.#stderr.trim().split('\n').slice(-3).join(' ').slice(-600);
-      this.#exited = new LocalModelProcessError(
-        `the local model process ${detail}${tail ? `: ${tail}` : ''}`,
-      );
-      for (const waiting of this.#waiting.values()) waiting.reject(this.#exited);
-      this.#waiting.clear();
-    };
-    this.#child.on('exit', (code, signal) => {
-      fail(`exited (${signal ?? String(code)})`);
-    });
-    this.#child.on('error', (error) => {
-      fail(`could not start (${error.message})`);
-    });
-  }
+  // The host's environment: the WebGPU backend reads its driver variables from it.
+  readonly #child = new LineChild<LocalModelReply>({
+    names: localModelNames,
+    env: process.env,
+    parse: (value) => {
+      const parsed = LocalModelReply.safeParse(value);
+      return parsed.success ? parsed.data : undefined;
+    },
+    died: (detail) => new LocalModelProcessError(`the local model process ${detail}`),
+  });
 
   get exited(): boolean {
-    return this.#exited !== undefined;
+    return this.#child.exited;
   }
 
   /** Sends a request; resolves with its final reply (a `failed` one thrown with its name). */
@@ -97,41 +44,29 @@ class LocalModelChild {
       signal?: AbortSignal | undefined;
     } = {},
   ): Promise<LocalModelReply> {
-    if (this.#exited) throw this.#exited;
-    const id = this.#nextId++;
+    const id = this.#child.nextId;
     const abort = () => {
-      this.#child.stdin.write(`${JSON.stringify({ kind: 'abort', id })}\n`);
+      this.#child.send({ kind: 'abort', id });
     };
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
-      const reply = await new Promise<LocalModelReply>((resolve, reject) => {
-        this.#waiting.set(id, { resolve, reject, onDelta: options.onDelta });
-        this.#child.stdin.write(`${JSON.stringify({ ...request, id })}\n`);
+      return await this.#child.request(request, (reply) => {
+        if (reply.kind !== 'delta') return false;
+        options.onDelta?.(reply.text);
+        return true;
       });
-      if (reply.kind === 'failed') throw namedError(reply.name, reply.message);
-      return reply;
     } finally {
       options.signal?.removeEventListener('abort', abort);
     }
   }
 
-  /** Closes stdin (the child ends what it runs and exits); killed if it lingers. */
-  async close(): Promise<void> {
-    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) =>
-      this.#child.once('exit', () => {
-        resolve();
-      }),
-    );
-    this.#child.stdin.end();
-    const timer = setTimeout(() => this.#child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
+  close(): Promise<void> {
+    return this.#child.close();
   }
 
   /** Ends the process at once (tests: a crash mid-run). */
   kill(): void {
-    this.#child.kill('SIGKILL');
+    this.#child.kill();
   }
 }
 

@@ -5,18 +5,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Budgets, type RunEvent } from '../../app/api/index.ts';
 import { createProvider, type Provider } from '../../app/models/index.ts';
-import type { ExecutionResult } from '../../app/repl/index.ts';
-import { RlmRun } from '../../app/rlm/index.ts';
 import { engineCliExtensions } from './cli.ts';
-import { writeScriptedModel } from './scripted-model.test-support.ts';
+import {
+  LOCAL_RLM_SCRIPT,
+  runRlmOnScript,
+  writeScriptedModel,
+} from './scripted-model.test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rlm-local-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-const SCRIPT = ['```repl\n', "print('hello from a local model')", '\n```\n', 'FINAL("local")'];
+const SCRIPT = LOCAL_RLM_SCRIPT;
 const { model } = writeScriptedModel(dir, SCRIPT);
 
 async function localProvider(): Promise<Provider> {
@@ -30,35 +31,7 @@ async function localProvider(): Promise<Provider> {
 describe('local: provider', () => {
   it('runs the RLM loop: the local model writes code, the REPL runs it, FINAL answers', async () => {
     const provider = await localProvider();
-    const events: RunEvent[] = [];
-    const ran: string[] = [];
-    const result = (stdout: string): ExecutionResult => ({
-      stdout,
-      stderr: '',
-      error: null,
-      final: null,
-      variables: [],
-      durationMs: 0,
-      truncated: false,
-    });
-    const run = new RlmRun({
-      runId: 'local-1',
-      question: 'Which model answers?',
-      set: 'demo',
-      papers: { p1: '### PAPER: One\n\ntext one' },
-      provider,
-      sandbox: {
-        createAgent: () => Promise.resolve(),
-        run: (_key, code) => {
-          ran.push(code);
-          return Promise.resolve(result('hello from a local model\n'));
-        },
-        disposeAgent: () => undefined,
-      },
-      budgets: Budgets.parse({ maxTurns: 2 }),
-      emit: (event) => events.push(event),
-    });
-    const outcome = await run.start();
+    const { outcome, events, ran } = await runRlmOnScript(provider, 'local-1');
     expect(outcome.status).toBe('done');
     expect(outcome.answer).toBe('local');
     expect(ran.map((code) => code.trim())).toEqual(["print('hello from a local model')"]);

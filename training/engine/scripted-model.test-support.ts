@@ -5,6 +5,10 @@
 // decoding through the real loader, tokenizer, decoder and sampler must reproduce it exactly.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Budgets, type RunEvent } from '../../app/api/index.ts';
+import type { Provider } from '../../app/models/index.ts';
+import type { ExecutionResult } from '../../app/repl/index.ts';
+import { RlmRun, type RunOutcome } from '../../app/rlm/index.ts';
 import { writeLlama2cCheckpoint } from './llama2c-checkpoint.ts';
 import type { DecoderConfig } from './model-config.ts';
 import type { DecoderModel } from './weights.ts';
@@ -93,4 +97,51 @@ export function writeScriptedModel(dir: string, pieces: readonly string[]): { mo
   }
   writeFileSync(join(dir, 'tokenizer.bin'), Buffer.concat(chunks));
   return { model: modelPath };
+}
+
+/** The script the local-model tests give a model: one code block, then FINAL("local"). */
+export const LOCAL_RLM_SCRIPT = [
+  '```repl\n',
+  "print('hello from a local model')",
+  '\n```\n',
+  'FINAL("local")',
+] as const;
+
+/**
+ * An RLM run of two turns on `provider`, its code run by a REPL stand-in that answers every block
+ * with one printed line: the outcome, the events and the code the model wrote.
+ */
+export async function runRlmOnScript(
+  provider: Provider,
+  runId: string,
+): Promise<{ outcome: RunOutcome; events: RunEvent[]; ran: string[] }> {
+  const events: RunEvent[] = [];
+  const ran: string[] = [];
+  const printed: ExecutionResult = {
+    stdout: 'hello from a local model\n',
+    stderr: '',
+    error: null,
+    final: null,
+    variables: [],
+    durationMs: 0,
+    truncated: false,
+  };
+  const run = new RlmRun({
+    runId,
+    question: 'Which model answers?',
+    set: 'demo',
+    papers: { p1: '### PAPER: One\n\ntext one' },
+    provider,
+    sandbox: {
+      createAgent: () => Promise.resolve(),
+      run: (_key, code) => {
+        ran.push(code);
+        return Promise.resolve(printed);
+      },
+      disposeAgent: () => undefined,
+    },
+    budgets: Budgets.parse({ maxTurns: 2 }),
+    emit: (event) => events.push(event),
+  });
+  return { outcome: await run.start(), events, ran };
 }
