@@ -1,7 +1,7 @@
 // Runs as append-only event logs in SQLite. Events are buffered for a few milliseconds and
 // written in one transaction, so a busy run costs few syncs; a killed process loses at most that
 // window and its run is marked interrupted the next time a workspace opens its runs.
-import type { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { RunEvent, RunFilter, RunStatus } from '../api/index.ts';
 import { transaction } from './database.ts';
 import { decodeEvents, decodeEventsJson, storedJson, TextIds, textInsert } from './run-texts.ts';
@@ -332,6 +332,13 @@ interface NewRun {
   source?: string;
 }
 
+interface FlushStatements {
+  create: StatementSync;
+  insert: StatementSync;
+  finish: StatementSync;
+  insertText: StatementSync;
+}
+
 /**
  * Events of every run of one store, written together: one transaction per flush whatever the
  * number of concurrent runs (128 runs flushing on their own would mean thousands of syncs a second).
@@ -345,6 +352,8 @@ class EventQueue {
   /** A flush at the end of this event-loop turn, for events that should not wait flushMs. */
   #soon: NodeJS.Immediate | null = null;
   #waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  /** Prepared on the first flush and kept: a burst flushes every 25 ms. */
+  #statements: FlushStatements | null = null;
 
   constructor(db: DatabaseSync, flushMs: number) {
     this.#db = db;
@@ -406,23 +415,29 @@ class EventQueue {
     for (const waiter of waiters) waiter.resolve();
   }
 
+  #prepare(): FlushStatements {
+    return {
+      create: this.#db.prepare(
+        'INSERT INTO runs (id, created_at, status, question, set_name, model, parent_run_id, owner_pid, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      insert: this.#db.prepare(
+        'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      finish: this.#db.prepare(
+        `UPDATE runs SET status = ?, finished_at = ?, answer = ?, agents = ?, turns = ?, input_tokens = ?,
+         output_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
+      ),
+      insertText: textInsert(this.#db),
+    };
+  }
+
   #write(): void {
     if (this.#items.length === 0 && this.#runs.length === 0) return;
     const items = this.#items;
     const runs = this.#runs;
     this.#items = [];
     this.#runs = [];
-    const create = this.#db.prepare(
-      'INSERT INTO runs (id, created_at, status, question, set_name, model, parent_run_id, owner_pid, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    const insert = this.#db.prepare(
-      'INSERT INTO run_events (run_id, seq, at, kind, agent_id, data) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    const finish = this.#db.prepare(
-      `UPDATE runs SET status = ?, finished_at = ?, answer = ?, agents = ?, turns = ?, input_tokens = ?,
-         output_tokens = ?, cost_usd = ?, error = ? WHERE id = ?`,
-    );
-    const insertText = textInsert(this.#db);
+    const { create, insert, finish, insertText } = (this.#statements ??= this.#prepare());
     // Text ids handed out in this transaction stand only if it commits.
     const touched = new Set<RunWriter>();
     try {
