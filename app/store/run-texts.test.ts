@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../api/index.ts';
-import { RunTextMissingError } from './run-texts.ts';
+import { RunLogDamagedError, RunTextMissingError } from './run-texts.ts';
 import { RunStore } from './runs.ts';
 import { openWorkspace, type Workspace } from './workspace.ts';
 
@@ -152,5 +152,25 @@ describe('run prompt texts', () => {
     expect(() => store.eventsJson('r')).toThrow(RunTextMissingError);
     expect(store.remove('r')).toBe(true);
     expect(storedBytes().textRows).toBe(0);
+  });
+
+  it('names a prompt message that holds neither text nor a reference', () => {
+    const store = new RunStore(workspace.db, 60_000);
+    const writer = store.writer({ id: 'r', question: 'q', set: 's', model: 'scripted:x' });
+    for (const event of agentTurns('0', 2)) writer.append(event);
+    writer.flush();
+    // A hand edit drops the reference of one message, in the row of the agent's second turn.
+    const row = workspace.db
+      .prepare(
+        "SELECT rowid AS id, data FROM run_events WHERE run_id = 'r' AND kind = 'turn.started' ORDER BY rowid DESC LIMIT 1",
+      )
+      .get() as { id: number; data: string };
+    const damaged = row.data.replace(/,"ref":\d+\}/, '}');
+    expect(damaged).not.toBe(row.data);
+    workspace.db.prepare('UPDATE run_events SET data = ? WHERE rowid = ?').run(damaged, row.id);
+    for (const read of [() => store.events('r'), () => store.eventsJson('r')]) {
+      expect(read).toThrow(RunLogDamagedError);
+      expect(read).toThrow(/agent 0, turn 1 holds neither its text nor a reference/);
+    }
   });
 });

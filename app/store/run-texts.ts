@@ -4,7 +4,8 @@
 // system prompts 1,536 times (3.7 of the log's 5 MB). In run_events a turn.started message holds
 // `ref`, an id in run_texts, instead of `content`; reading puts the text back, so `events()` and
 // `eventsJson()` return exactly what was appended. Invariant: a stored message has either `content`
-// (rows written before migration 6) or `ref`, never both, and every `ref` names a row of its run.
+// (rows written before migration 6) or `ref`, never both, and every `ref` names a row of its run;
+// reading names a break of either: RunLogDamagedError, RunTextMissingError.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { RunEvent } from '../api/index.ts';
 
@@ -16,6 +17,15 @@ export class RunTextMissingError extends Error {
   constructor(runId: string, id: number) {
     super(
       `The log of run '${runId}' refers to prompt text ${String(id)}, which the workspace does not hold; the database was changed outside RLM Studio`,
+    );
+  }
+}
+
+export class RunLogDamagedError extends Error {
+  override readonly name = 'RunLogDamagedError';
+  constructor(runId: string, detail: string) {
+    super(
+      `The log of run '${runId}' is damaged: ${detail}; the database was changed outside RLM Studio`,
     );
   }
 }
@@ -86,6 +96,19 @@ function textOf(texts: Map<number, string>, runId: string, id: number): string {
   return text;
 }
 
+interface StoredMessage {
+  role: Role;
+  content?: unknown;
+  ref?: unknown;
+}
+
+function noTextError(runId: string, event: TurnStarted): RunLogDamagedError {
+  return new RunLogDamagedError(
+    runId,
+    `a prompt message of agent ${event.agentId}, turn ${String(event.turn)} holds neither its text nor a reference to it`,
+  );
+}
+
 /** Reads a run's stored rows back into the events that were appended. */
 export function decodeEvents(
   db: DatabaseSync,
@@ -96,17 +119,19 @@ export function decodeEvents(
   return rows.map((row) => {
     const event = JSON.parse(row.data) as RunEvent;
     if (event.kind !== 'turn.started') return event;
-    const stored = event.messages as { role: Role; content?: string; ref?: number }[];
-    if (!stored.some((message) => message.ref !== undefined)) return event;
+    const stored = event.messages as StoredMessage[];
+    if (stored.every((message) => typeof message.content === 'string')) return event;
     texts ??= loadTexts(db, runId);
     const known = texts;
     return {
       ...event,
-      messages: stored.map((message) => ({
-        role: message.role,
-        content:
-          message.ref === undefined ? (message.content ?? '') : textOf(known, runId, message.ref),
-      })),
+      messages: stored.map((message) => {
+        if (typeof message.ref === 'number')
+          return { role: message.role, content: textOf(known, runId, message.ref) };
+        if (typeof message.content === 'string')
+          return { role: message.role, content: message.content };
+        throw noTextError(runId, event);
+      }),
     };
   });
 }
@@ -114,6 +139,8 @@ export function decodeEvents(
 // A message by reference, as storedJson writes it. Outside a string literal only: inside one every
 // quote is escaped, so this cannot match text a model or a paper wrote.
 const storedRef = /\{"role":"(system|user|assistant)","ref":(\d+)\}/g;
+// A message with neither text nor reference (never written; a hand-edited database), likewise.
+const bareMessage = /\{"role":"(?:system|user|assistant)"\}/;
 
 /** The JSON text of the appended events, from the stored rows, without parsing what needs no change. */
 export function decodeEventsJson(
@@ -124,7 +151,9 @@ export function decodeEventsJson(
   let texts: Map<number, string> | null = null;
   const json = new Map<number, string>();
   const parts = rows.map((row) => {
-    if (row.kind !== 'turn.started' || !row.data.includes('"ref":')) return row.data;
+    if (row.kind !== 'turn.started') return row.data;
+    if (bareMessage.test(row.data)) throw noTextError(runId, JSON.parse(row.data) as TurnStarted);
+    if (!row.data.includes('"ref":')) return row.data;
     texts ??= loadTexts(db, runId);
     const known = texts;
     return row.data.replace(storedRef, (_whole, role: string, id: string) => {
