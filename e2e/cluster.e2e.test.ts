@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeToyRows } from '../training/cluster/toy-rows.test-helper.ts';
 import { RayJobsClient } from '../training/cluster/ray-jobs.ts';
 import { startRayStandIn, type RayStandIn } from '../training/cluster/ray-stand-in.ts';
-import { openApp, screenshot, type OpenedApp } from './harness.ts';
+import { openApp, screenshot, watchCount, type OpenedApp } from './harness.ts';
 
 const TOKEN = 'ray-e2e-token-SECRET-42';
 
@@ -153,8 +153,13 @@ describe('train: to the cluster', () => {
       })
     ).submissionId;
     await ray.submit({ entrypoint: 'python other.py', metadata: { app: 'someone-else' } });
+    // The list is never blanked while it reloads.
+    const listed = await watchCount(page, 'cluster-job');
     await page.getByTestId('cluster-find-jobs').click();
     await page.getByTestId('cluster-found').getByText('1 job found on the cluster').waitFor();
+    // The list shows what it had until its reload after the find lands.
+    await expect.poll(() => page.getByTestId('cluster-job').count()).toBe(3);
+    expect(await listed.fewest()).toBe(2);
     const names = await page.getByTestId('cluster-job').allTextContents();
     expect(names).toHaveLength(3);
     expect(names.filter((name) => name.startsWith(`cli-run · ${fromCli}`))).toHaveLength(1);

@@ -130,3 +130,29 @@ export async function openApp(options: { sample?: boolean } = {}): Promise<Opene
     },
   };
 }
+
+/**
+ * Watches how many elements with `testId` the page shows from now on; `fewest()` is the smallest
+ * count at any moment (e.g. a list that must never be blanked while it reloads).
+ */
+export async function watchCount(
+  page: Page,
+  testId: string,
+): Promise<{ fewest: () => Promise<number> }> {
+  const key = `fewest:${testId}`;
+  await page.evaluate(
+    ({ testId, key }) => {
+      const count = () => document.querySelectorAll(`[data-testid="${testId}"]`).length;
+      const seen = window as unknown as Record<string, number>;
+      seen[key] = count();
+      new MutationObserver(() => {
+        seen[key] = Math.min(seen[key] ?? Infinity, count());
+      }).observe(document.body, { childList: true, subtree: true });
+    },
+    { testId, key },
+  );
+  return {
+    fewest: () =>
+      page.evaluate((key) => (window as unknown as Record<string, number>)[key] ?? -1, key),
+  };
+}

@@ -4,7 +4,7 @@
 // resume a long job, and overlay two jobs.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, openApp, type OpenedApp } from './harness.ts';
+import { screenshot, openApp, watchCount, type OpenedApp } from './harness.ts';
 
 let opened: OpenedApp;
 let page: Page;
@@ -72,6 +72,8 @@ describe('train view', () => {
   }, 90_000);
 
   it('pauses a long job at a step boundary and resumes it', async () => {
+    // The jobs list reloads on every step a job trains: it is never blanked meanwhile.
+    const listed = await watchCount(page, 'train-job');
     await launch('long', 100_000);
     await panel().locator('h2', { hasText: 'long' }).waitFor();
     await expect
@@ -109,6 +111,7 @@ describe('train view', () => {
       .toBeGreaterThan(pausedAt);
     await page.getByTestId('train-stop').click();
     await waitForStatus('paused', 'pause-again');
+    expect(await listed.fewest()).toBe(1);
     await screenshot(page, 'train-paused');
   }, 120_000);
 

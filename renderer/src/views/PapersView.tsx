@@ -23,7 +23,7 @@ export function PapersView() {
   const appInfo = useAppInfo();
   const importer = usePaperImport();
   const sets = useEngineQuery('sets', async () => (await api.call('papers.sets', {})).sets, {
-    refreshOnSetsChanged: true,
+    refreshOn: 'papers.setsChanged',
   });
   const setNames = sets.status === 'ready' ? sets.value.map((set) => set.name) : [];
   const selected = location.set ?? setNames[0];

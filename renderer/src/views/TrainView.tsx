@@ -6,7 +6,6 @@ import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TrainJob } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
-import { useApiEvent } from '../api/useApiEvent.ts';
 import { useEngineQuery } from './papers/use-engine-query.ts';
 import { ClusterPanel } from './train/ClusterPanel.tsx';
 import type { JobConfigResult } from './train/job-config.ts';
@@ -60,12 +59,11 @@ export function TrainView() {
   const pickedStep = params.get('step');
   const [axis, setAxis] = useState<XAxis>('step');
   const [strength, setStrength] = useState(0.6);
-  const [generation, setGeneration] = useState(0);
   const [configured, setConfigured] = useState<JobConfigResult | null>(null);
-  useApiEvent('train.jobChanged', () => {
-    setGeneration((n) => n + 1);
+  // The list stays up while it reloads (a job changes on every step it trains).
+  const jobs = useEngineQuery('train-jobs', () => api.call('train.jobs', {}), {
+    refreshOn: 'train.jobChanged',
   });
-  const jobs = useEngineQuery(`jobs-${String(generation)}`, () => api.call('train.jobs', {}));
   const primary = useTrainJob(jobId);
   const compare = useTrainJob(compareId);
   const go = (next: Record<string, string | null>) => {

@@ -65,7 +65,7 @@ export function PaperMap({ set, titles }: PaperMapProps) {
   const map = useEngineQuery(
     JSON.stringify(['map', set, method, settingsGeneration]),
     () => api.call('papers.map', { set, method }),
-    { refreshOnSetsChanged: true },
+    { refreshOn: 'papers.setsChanged' },
   );
   const [hovered, setHovered] = useState<MapPoint | null>(null);
   const [emphasis, setEmphasis] = useState<string | null>(null);

@@ -23,7 +23,7 @@ export function SetView({ set, tab, query }: SetViewProps) {
   const listing = useEngineQuery(
     JSON.stringify(['list', set]),
     () => api.call('papers.list', { set }),
-    { refreshOnSetsChanged: true },
+    { refreshOn: 'papers.setsChanged' },
   );
   const titles = new Map(
     listing.status === 'ready' ? listing.value.papers.map((paper) => [paper.id, paper.title]) : [],

@@ -1,7 +1,9 @@
 // Loads one engine answer for a key (a set, a paper, a query) and reloads it when the key changes
-// or, if asked, when the engine says the paper sets changed. While a new key loads, the old value
-// stays out of sight: the answer always belongs to the key that is shown.
+// or, if asked, when the engine sends an event (the paper sets or the cluster jobs changed). While a
+// new key loads, the old value stays out of sight: the answer always belongs to the key that is
+// shown; while the same key reloads after an event, the old value stays on screen until the new one.
 import { useEffect, useEffectEvent, useState } from 'react';
+import type { ApiEventKind } from '../../../../app/api/index.ts';
 import { useApiEvent } from '../../api/useApiEvent.ts';
 import { describeFailure, type Failure } from './failure.ts';
 
@@ -17,8 +19,8 @@ interface Answer<T> {
 }
 
 export interface EngineQueryOptions {
-  /** Reload on 'papers.setsChanged' (imports and removals), keeping the old value until then. */
-  refreshOnSetsChanged?: boolean;
+  /** Reload on this event (e.g. 'papers.setsChanged': imports and removals), keeping the old value until then. */
+  refreshOn?: ApiEventKind;
 }
 
 /** `key` null means "nothing to load" (the state is 'idle'). */
@@ -30,10 +32,10 @@ export function useEngineQuery<T>(
   const [answer, setAnswer] = useState<Answer<T> | null>(null);
   const [generation, setGeneration] = useState(0);
   const loadNow = useEffectEvent(load);
-  const refresh = options.refreshOnSetsChanged === true;
+  const refreshOn = options.refreshOn ?? null;
 
-  useApiEvent('papers.setsChanged', () => {
-    if (refresh) setGeneration((n) => n + 1);
+  useApiEvent(refreshOn ?? 'papers.setsChanged', () => {
+    if (refreshOn !== null) setGeneration((n) => n + 1);
   });
 
   useEffect(() => {

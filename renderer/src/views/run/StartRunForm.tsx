@@ -19,7 +19,7 @@ export function StartRunForm() {
   const api = useApi();
   const navigate = useNavigate();
   const sets = useEngineQuery('sets', async () => (await api.call('papers.sets', {})).sets, {
-    refreshOnSetsChanged: true,
+    refreshOn: 'papers.setsChanged',
   });
   const endpoints = useEngineQuery(
     'endpoints',

@@ -5,7 +5,6 @@
 import { useState } from 'react';
 import { finishedRayJobStates, type ClusterJob } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
-import { useApiEvent } from '../../api/useApiEvent.ts';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
 import { describeFailure, type Failure } from '../papers/failure.ts';
 import { useClusterJob } from './useClusterJob.ts';
@@ -20,13 +19,10 @@ export function ClusterJobs({
   onFollow: (submissionId: string) => void;
 }) {
   const api = useApi();
-  const [generation, setGeneration] = useState(0);
-  useApiEvent('cluster.jobsChanged', () => {
-    setGeneration((n) => n + 1);
+  // Reloaded when jobs are submitted, found or change state; the list stays up while it reloads.
+  const listed = useEngineQuery('cluster-jobs', () => api.call('cluster.jobs', {}), {
+    refreshOn: 'cluster.jobsChanged',
   });
-  const listed = useEngineQuery(`cluster-jobs-${String(generation)}`, () =>
-    api.call('cluster.jobs', {}),
-  );
   const jobs = listed.status === 'ready' ? listed.value.jobs : [];
   const selected = followId ?? jobs[0]?.submissionId ?? null;
   const followed = useClusterJob(selected);
