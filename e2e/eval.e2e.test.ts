@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, openApp, type OpenedApp } from './harness.ts';
+import { screenshot, openApp, watchCount, type OpenedApp } from './harness.ts';
 
 const qasper = new URL(
   '../../shared/data/qasper/qasper_test_v0.3_subset_papers_with_pdf.json',
@@ -55,9 +55,13 @@ describe('eval view', () => {
     await page.getByTestId('eval-limit').fill('4');
     await page.getByTestId('eval-concurrency').fill('2');
     await page.getByTestId('eval-start').click();
+    // The list of evals shows the new one, and stays up while it reloads when the eval finishes.
+    await page.getByTestId('eval-list').waitFor();
+    const listed = await watchCount(page, 'eval-list');
     await page
       .locator('[data-testid="eval-panel"][data-status="done"]')
       .waitFor({ timeout: 120_000 });
+    expect(await listed.fewest()).toBe(1);
     expect(await page.getByTestId('eval-progress-text').textContent()).toMatch(/^4\/4 · done/);
     expect(await page.getByTestId('score-row').count()).toBe(4);
     expect(await page.getByTestId('report-rubric').textContent()).toBe('0.500');

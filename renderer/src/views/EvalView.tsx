@@ -3,7 +3,6 @@
 // and its trajectory in the Run view. Where the view stands is in the URL (?eval=&q=&paper=).
 import { useSearchParams } from 'react-router';
 import { useApi } from '../api/ApiContext.tsx';
-import { useApiEvent } from '../api/useApiEvent.ts';
 import { useEngineQuery } from './papers/use-engine-query.ts';
 import { LaunchForm } from './eval/LaunchForm.tsx';
 import { QuestionDetail } from './eval/QuestionDetail.tsx';
@@ -111,13 +110,11 @@ function EvalPanel({
 export function EvalView() {
   const api = useApi();
   const [params, setParams] = useSearchParams();
-  const [generation, setGeneration] = useState(0);
-  const evals = useEngineQuery(
-    `evals-${String(generation)}`,
-    async () => (await api.call('evals.list', {})).evals,
-  );
-  useApiEvent('eval.finished', () => {
-    setGeneration((n) => n + 1);
+  // Reloaded when an eval starts here or finishes anywhere; the list stays up while it reloads.
+  const [started, setStarted] = useState(0);
+  const evals = useEngineQuery('evals', async () => (await api.call('evals.list', {})).evals, {
+    refreshOn: 'eval.finished',
+    reloadToken: started,
   });
   const evalId = params.get('eval') ?? undefined;
   const go = (next: Record<string, string | undefined>) => {
@@ -131,7 +128,7 @@ export function EvalView() {
       <h1 id="view-eval-title">Eval</h1>
       <LaunchForm
         onStarted={(id) => {
-          setGeneration((n) => n + 1);
+          setStarted((n) => n + 1);
           go({ eval: id });
         }}
       />

@@ -21,6 +21,8 @@ interface Answer<T> {
 export interface EngineQueryOptions {
   /** Reload on this event (e.g. 'papers.setsChanged': imports and removals), keeping the old value until then. */
   refreshOn?: ApiEventKind;
+  /** Reload whenever this changes (e.g. after the view itself started something), likewise. */
+  reloadToken?: number;
 }
 
 /** `key` null means "nothing to load" (the state is 'idle'). */
@@ -52,7 +54,7 @@ export function useEngineQuery<T>(
     return () => {
       live = false;
     };
-  }, [key, generation]);
+  }, [key, generation, options.reloadToken]);
 
   if (key === null) return { status: 'idle' };
   if (answer?.key !== key) return { status: 'loading' };
