@@ -1,7 +1,7 @@
 // Loads one engine answer for a key (a set, a paper, a query) and reloads it when the key changes
-// or, if asked, when the engine sends an event (the paper sets or the cluster jobs changed). While a
-// new key loads, the old value stays out of sight: the answer always belongs to the key that is
-// shown; while the same key reloads after an event, the old value stays on screen until the new one.
+// or, if asked, on an engine event (the paper sets or the jobs changed) or a new reload token.
+// While a new key loads, the old value stays out of sight: the answer always belongs to the key
+// that is shown; while the same key reloads, the old value stays on screen until the new one.
 import { useEffect, useEffectEvent, useState } from 'react';
 import type { ApiEventKind } from '../../../../app/api/index.ts';
 import { useApiEvent } from '../../api/useApiEvent.ts';
@@ -19,7 +19,10 @@ interface Answer<T> {
 }
 
 export interface EngineQueryOptions {
-  /** Reload on this event (e.g. 'papers.setsChanged': imports and removals), keeping the old value until then. */
+  /**
+   * Reload on this event (e.g. 'papers.setsChanged': imports and removals), keeping the old value
+   * until the new one is in.
+   */
   refreshOn?: ApiEventKind;
   /** Reload whenever this changes (e.g. after the view itself started something), likewise. */
   reloadToken?: number;
