@@ -131,6 +131,14 @@ export async function openApp(options: { sample?: boolean } = {}): Promise<Opene
   };
 }
 
+/** The few DOM names watchCount's page script uses. */
+interface BrowserWindow {
+  document: { body: unknown; querySelectorAll(selector: string): { length: number } };
+  MutationObserver: new (callback: () => void) => {
+    observe(target: unknown, options: { childList: boolean; subtree: boolean }): void;
+  };
+}
+
 /**
  * Watches how many elements with `testId` the page shows from now on; `fewest()` is the smallest
  * count at any moment (e.g. a list that must never be blanked while it reloads).
@@ -142,17 +150,19 @@ export async function watchCount(
   const key = `fewest:${testId}`;
   await page.evaluate(
     ({ testId, key }) => {
-      const count = () => document.querySelectorAll(`[data-testid="${testId}"]`).length;
-      const seen = window as unknown as Record<string, number>;
+      // The page's DOM, typed here: bench/ui.ts imports this file under a tsconfig without DOM.
+      const win = globalThis as unknown as BrowserWindow;
+      const count = () => win.document.querySelectorAll(`[data-testid="${testId}"]`).length;
+      const seen = win as unknown as Record<string, number>;
       seen[key] = count();
-      new MutationObserver(() => {
+      new win.MutationObserver(() => {
         seen[key] = Math.min(seen[key] ?? Infinity, count());
-      }).observe(document.body, { childList: true, subtree: true });
+      }).observe(win.document.body, { childList: true, subtree: true });
     },
     { testId, key },
   );
   return {
     fewest: () =>
-      page.evaluate((key) => (window as unknown as Record<string, number>)[key] ?? -1, key),
+      page.evaluate((key) => (globalThis as unknown as Record<string, number>)[key] ?? -1, key),
   };
 }
