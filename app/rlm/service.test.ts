@@ -1,5 +1,6 @@
 // The run service's interpreter pool: runs spread over interpreters by load, a run keeps its
-// interpreter, no more than the limit start, and dispose ends them all.
+// interpreter, no more than the limit start, and dispose ends them all; and when it tells the store
+// to hold its writes (code in the REPL, not code waiting on a child).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +116,73 @@ describe('contexts', () => {
     expect(textsRead).toBe(2);
     expect(new Set(contexts).size).toBe(2);
     expect(contexts.at(-1)).toEqual({ p1: '### PAPER: One\n\ntext' });
+    await runs.dispose();
+  });
+});
+
+describe("holding the store's writes", () => {
+  it('counts code in the REPL as busy, and code waiting on a child as not', async () => {
+    let busy: () => boolean = () => false;
+    class Store extends RunStore {
+      override holdWritesWhile(predicate: () => boolean): void {
+        busy = predicate;
+        super.holdWritesWhile(predicate);
+      }
+    }
+    const signal = () => {
+      const { promise, resolve } = Promise.withResolvers<undefined>();
+      return {
+        open: () => {
+          resolve(undefined);
+        },
+        opened: promise,
+      };
+    };
+    const childAsks = signal();
+    const childAnswer = signal();
+    const childRuns = signal();
+    const childMayEnd = signal();
+    const scripted = ScriptedProvider.fromObject({
+      '0': [repl({ rlm: 'sub' }), repl({ final: 'done' })],
+      '0.0': [repl({ print: 'working' }), repl({ final: 'part' })],
+    });
+    const runs = new RunService({
+      papers: { texts: () => [] } as unknown as PaperLibrary,
+      store: new Store(workspace.db),
+      interpreters: 1,
+      providers: () => ({
+        spec: 'scripted:gated',
+        complete: async (request) => {
+          if (request.agentId === '0.0' && request.turn === 0) {
+            childAsks.open();
+            await childAnswer.opened;
+          }
+          return scripted.complete(request);
+        },
+      }),
+      sandbox: (callbacks) => {
+        const sandbox = fakeSandbox(callbacks);
+        return Promise.resolve({
+          ...sandbox,
+          run: async (key: string, code: string) => {
+            if (key.endsWith('/0.0') && code.includes('working')) {
+              childRuns.open();
+              await childMayEnd.opened;
+            }
+            return sandbox.run(key, code);
+          },
+        });
+      },
+    });
+    const run = await runs.start({ set: 's', question: 'q', model: 'scripted:gated' });
+    await childAsks.opened;
+    expect(busy()).toBe(false); // the root's code waits on its child, the child on the model
+    childAnswer.open();
+    await childRuns.opened;
+    expect(busy()).toBe(true); // the child's code is in the REPL
+    childMayEnd.open();
+    expect((await run.finished).status).toBe('done');
+    expect(busy()).toBe(false);
     await runs.dispose();
   });
 });

@@ -69,6 +69,13 @@ export class RunService {
    */
   readonly #contexts = new Map<string, Record<string, string>>();
   readonly #listeners = new Set<(runId: string, event: RunEvent, seq: number) => void>();
+  /**
+   * Code blocks sent to the REPL and not back yet, less those waiting on a child or model call
+   * (their agent waits on the model like the others). While any is left, the store holds its
+   * writes back: each block's result is on some agent's way to its next request, and a write then
+   * delays them all (see RunStore.holdWritesWhile).
+   */
+  #executing = 0;
 
   constructor(options: {
     papers: PaperLibrary;
@@ -86,6 +93,7 @@ export class RunService {
     this.#store = options.store;
     this.#providers = options.providers;
     this.#sandboxFactory = options.sandbox;
+    this.#store.holdWritesWhile(() => this.#executing > 0);
   }
 
   /** Every event of every run; `seq` is its index in the run's stored log (runs.events order). */
@@ -137,21 +145,47 @@ export class RunService {
     return this.#sandboxFactory({
       rlmQuery: (key, prompt, context) => {
         const { run, agentId } = this.#run(key);
-        return run.rlmQuery(agentId, prompt, context);
+        return this.#waiting(run.rlmQuery(agentId, prompt, context));
       },
       rlmQueryBatched: (key, prompts, contexts) => {
         const { run, agentId } = this.#run(key);
-        return run.rlmQueryBatched(agentId, prompts, contexts);
+        return this.#waiting(run.rlmQueryBatched(agentId, prompts, contexts));
       },
       llmQuery: (key, prompt) => {
         const { run, agentId } = this.#run(key);
-        return run.llmQuery(agentId, prompt);
+        return this.#waiting(run.llmQuery(agentId, prompt));
       },
       llmQueryBatched: (key, prompts) => {
         const { run, agentId } = this.#run(key);
-        return Promise.all(prompts.map((prompt) => run.llmQuery(agentId, prompt)));
+        return this.#waiting(Promise.all(prompts.map((prompt) => run.llmQuery(agentId, prompt))));
       },
     });
+  }
+
+  /** A code block is not executing while it waits on `call`. */
+  async #waiting<T>(call: Promise<T>): Promise<T> {
+    this.#executing--;
+    try {
+      return await call;
+    } finally {
+      this.#executing++;
+    }
+  }
+
+  /** The sandbox as a run uses it, its code blocks counted while they are in the REPL. */
+  #counted(sandbox: AgentSandbox): AgentSandbox {
+    return {
+      createAgent: (key, context) => sandbox.createAgent(key, context),
+      disposeAgent: (key) => sandbox.disposeAgent(key),
+      run: async (key, code, signal) => {
+        this.#executing++;
+        try {
+          return await sandbox.run(key, code, signal);
+        } finally {
+          this.#executing--;
+        }
+      },
+    };
   }
 
   /** Starts a run; resolves once it is recorded and running (its end is `finished`). */
@@ -223,7 +257,7 @@ export class RunService {
       set: request.set,
       papers,
       provider,
-      sandbox,
+      sandbox: this.#counted(sandbox),
       budgets,
       ...(request.codeBlocks ? { codeBlocks: request.codeBlocks } : {}),
       ...(request.promptStyle ? { promptStyle: request.promptStyle } : {}),

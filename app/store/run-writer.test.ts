@@ -1,10 +1,11 @@
 // When a run's events reach the database: ordinary events within flushMs, a run's end at the end
-// of the event-loop turn it happened in (runs ending together share one transaction).
+// of the event-loop turn it happened in (runs ending together share one transaction); under a hold
+// (holdWritesWhile), ordinary events wait while the holder is busy, up to its deadline.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../api/index.ts';
 import { RunStore } from './runs.ts';
@@ -19,6 +20,16 @@ beforeEach(() => {
 afterEach(() => {
   workspace.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+const spawned = (at: number): RunEvent => ({
+  kind: 'agent.spawned',
+  at,
+  agentId: '0',
+  parentId: null,
+  depth: 0,
+  prompt: 'q',
+  contextChars: 0,
 });
 
 const finished = (at: number): RunEvent => ({
@@ -61,5 +72,43 @@ describe('RunWriter', () => {
     await nextTurn();
     expect(committed()).toEqual({ runs: 3, done: 3, events: 3 });
     await written;
+  });
+
+  it('under a hold, waits while the holder is busy, then writes once it is quiet', async () => {
+    const store = new RunStore(workspace.db, 60_000);
+    let busy = true;
+    store.holdWritesWhile(() => busy, 60_000, 10);
+    const writer = store.writer({ id: 'a', question: 'q', set: 's', model: 'scripted:x' });
+    writer.append(spawned(Date.now()));
+    await sleep(150);
+    expect(committed()).toEqual({ runs: 0, done: 0, events: 0 });
+    busy = false;
+    await expect.poll(committed, { timeout: 5_000, interval: 20 }).toEqual({
+      runs: 1,
+      done: 0,
+      events: 1,
+    });
+  });
+
+  it('under a hold, writes by the deadline however long the holder stays busy', async () => {
+    const store = new RunStore(workspace.db, 60_000);
+    store.holdWritesWhile(() => true, 1_000, 10);
+    const writer = store.writer({ id: 'a', question: 'q', set: 's', model: 'scripted:x' });
+    const appended = performance.now();
+    writer.append(spawned(Date.now()));
+    await sleep(150);
+    expect(committed().events).toBe(0);
+    await expect.poll(() => committed().events, { timeout: 5_000, interval: 20 }).toBe(1);
+    expect(performance.now() - appended).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("under a hold, still writes a run's end at the end of its turn", async () => {
+    const store = new RunStore(workspace.db, 60_000);
+    store.holdWritesWhile(() => true, 60_000, 10);
+    const writer = store.writer({ id: 'a', question: 'q', set: 's', model: 'scripted:x' });
+    writer.append(spawned(Date.now()));
+    writer.append(finished(Date.now()));
+    await nextTurn();
+    expect(committed()).toEqual({ runs: 1, done: 1, events: 2 });
   });
 });

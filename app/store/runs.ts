@@ -179,6 +179,18 @@ export class RunStore {
     this.#queue = new EventQueue(db, flushMs);
   }
 
+  /**
+   * From now on events wait for a moment when nothing is appended for `quietMs` and `busy()` is
+   * false, and at most `maxDelayMs` after the oldest of them (a run's end, and any read, still
+   * write at once). The RLM service passes "code is running in the REPL": with 512 agents a write
+   * inside a burst of replies held up the requests that burst sends. Measured on bench:rlm's load,
+   * two engines in one process, passes alternated: wall/critical path 1.241 -> 1.214 (mean of 12
+   * pairs, 10 faster); writing nothing at all would give about 0.05.
+   */
+  holdWritesWhile(busy: () => boolean, maxDelayMs = 250, quietMs = 10): void {
+    this.#queue.hold = { busy, maxDelayMs, quietMs };
+  }
+
   /** Marks runs left 'running' by a process that no longer exists as interrupted. */
   markInterrupted(now = Date.now()): number {
     this.#queue.flush();
@@ -354,6 +366,11 @@ class EventQueue {
   #waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   /** Prepared on the first flush and kept: a burst flushes every 25 ms. */
   #statements: FlushStatements | null = null;
+  /** See RunStore.holdWritesWhile; null: write flushMs after the first waiting item. */
+  hold: { busy: () => boolean; maxDelayMs: number; quietMs: number } | null = null;
+  /** When the oldest and the newest waiting item came (performance.now()), under a hold. */
+  #oldestAt = 0;
+  #newestAt = 0;
 
   constructor(db: DatabaseSync, flushMs: number) {
     this.#db = db;
@@ -369,9 +386,33 @@ class EventQueue {
   // I/O, and a burst's events (128 runs starting, 384 replies) would then be written before the
   // requests and replies that are ready, delaying each of them by the write.
   #schedule(): void {
+    if (this.hold) {
+      this.#scheduleHeld(this.hold);
+      return;
+    }
     this.#timer ??= setTimeout(() => {
       this.#scheduleSoon();
     }, this.#flushMs);
+  }
+
+  // One timer per wait, not per item: when it fires it checks whether items kept coming or the
+  // REPL is busy, and waits again (for the rest of the quiet time, or up to the deadline) if so.
+  #scheduleHeld(hold: NonNullable<EventQueue['hold']>): void {
+    const now = performance.now();
+    this.#newestAt = now;
+    if (this.#timer || this.#soon) return;
+    this.#oldestAt = now;
+    const wait = (ms: number) => {
+      this.#timer = setTimeout(() => {
+        this.#timer = null;
+        const at = performance.now();
+        const quietLeft = this.#newestAt + hold.quietMs - at;
+        const deadlineLeft = this.#oldestAt + hold.maxDelayMs - at;
+        if (deadlineLeft <= 0 || (quietLeft <= 0 && !hold.busy())) this.#scheduleSoon();
+        else wait(Math.min(quietLeft > 0 ? quietLeft : hold.quietMs, deadlineLeft));
+      }, ms);
+    };
+    wait(hold.quietMs);
   }
 
   #scheduleSoon(): void {
