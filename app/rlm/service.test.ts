@@ -123,10 +123,15 @@ describe('contexts', () => {
 describe("holding the store's writes", () => {
   it('counts code in the REPL as busy, and code waiting on a child as not', async () => {
     let busy: () => boolean = () => false;
+    let released = false;
     class Store extends RunStore {
-      override holdWritesWhile(predicate: () => boolean): void {
+      override holdWritesWhile(predicate: () => boolean): () => void {
         busy = predicate;
-        super.holdWritesWhile(predicate);
+        const release = super.holdWritesWhile(predicate);
+        return () => {
+          released = true;
+          release();
+        };
       }
     }
     const signal = () => {
@@ -183,6 +188,8 @@ describe("holding the store's writes", () => {
     childMayEnd.open();
     expect((await run.finished).status).toBe('done');
     expect(busy()).toBe(false);
+    expect(released).toBe(false);
     await runs.dispose();
+    expect(released).toBe(true); // a disposed service holds no one's writes
   });
 });

@@ -76,6 +76,7 @@ export class RunService {
    * delays them all (see RunStore.holdWritesWhile).
    */
   #executing = 0;
+  readonly #releaseHold: () => void;
 
   constructor(options: {
     papers: PaperLibrary;
@@ -93,7 +94,7 @@ export class RunService {
     this.#store = options.store;
     this.#providers = options.providers;
     this.#sandboxFactory = options.sandbox;
-    this.#store.holdWritesWhile(() => this.#executing > 0);
+    this.#releaseHold = this.#store.holdWritesWhile(() => this.#executing > 0);
   }
 
   /** Every event of every run; `seq` is its index in the run's stored log (runs.events order). */
@@ -319,6 +320,7 @@ export class RunService {
   }
 
   async dispose(): Promise<void> {
+    this.#releaseHold();
     for (const run of this.#active.values()) run.cancel();
     const interpreters = this.#interpreters.splice(0);
     await Promise.all(

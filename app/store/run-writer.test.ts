@@ -1,6 +1,6 @@
 // When a run's events reach the database: ordinary events within flushMs, a run's end at the end
 // of the event-loop turn it happened in (runs ending together share one transaction); under a hold
-// (holdWritesWhile), ordinary events wait while the holder is busy, up to its deadline.
+// (holdWritesWhile), ordinary events wait while any holder is busy, up to the deadline.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +100,38 @@ describe('RunWriter', () => {
     expect(committed().events).toBe(0);
     await expect.poll(() => committed().events, { timeout: 5_000, interval: 20 }).toBe(1);
     expect(performance.now() - appended).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('holds while any of several holders is busy', async () => {
+    const store = new RunStore(workspace.db, 60_000);
+    let busy = true;
+    store.holdWritesWhile(() => busy, 60_000, 10);
+    store.holdWritesWhile(() => false, 60_000, 10);
+    const writer = store.writer({ id: 'a', question: 'q', set: 's', model: 'scripted:x' });
+    writer.append(spawned(Date.now()));
+    await sleep(150);
+    expect(committed().events).toBe(0);
+    busy = false;
+    await expect.poll(() => committed().events, { timeout: 5_000, interval: 20 }).toBe(1);
+  });
+
+  it('keeps the other holders when one is released, and writes as before once all are', async () => {
+    const store = new RunStore(workspace.db, 60_000);
+    const releaseFirst = store.holdWritesWhile(() => false, 60_000, 10);
+    const releaseSecond = store.holdWritesWhile(() => true, 60_000, 10);
+    const writer = store.writer({ id: 'a', question: 'q', set: 's', model: 'scripted:x' });
+    writer.append(spawned(Date.now()));
+    releaseFirst();
+    await sleep(150);
+    expect(committed().events).toBe(0); // the second still holds
+    releaseSecond();
+    // The wait that was under way ends with the last holder: no 60 s flush delay to wait out.
+    await expect.poll(() => committed().events, { timeout: 5_000, interval: 20 }).toBe(1);
+    writer.append(spawned(Date.now()));
+    await sleep(150);
+    expect(committed().events).toBe(1); // no hold: ordinary events wait flushMs (60 s) again
+    await writer.flushed();
+    expect(committed().events).toBe(2);
   });
 
   it("under a hold, still writes a run's end at the end of its turn", async () => {

@@ -186,9 +186,16 @@ export class RunStore {
    * inside a burst of replies held up the requests that burst sends. Measured on bench:rlm's load,
    * two engines in one process, passes alternated: wall/critical path 1.241 -> 1.214 (mean of 12
    * pairs, 10 faster); writing nothing at all would give about 0.05.
+   * Several holders (two RLM services on one workspace) hold together: events wait while any of
+   * them is busy, up to the shortest deadline. Returns the release; with no holder left, events are
+   * written flushMs after they come again.
    */
-  holdWritesWhile(busy: () => boolean, maxDelayMs = 250, quietMs = 10): void {
-    this.#queue.hold = { busy, maxDelayMs, quietMs };
+  holdWritesWhile(busy: () => boolean, maxDelayMs = 250, quietMs = 10): () => void {
+    const holder: Holder = { busy, maxDelayMs, quietMs };
+    this.#queue.addHolder(holder);
+    return () => {
+      this.#queue.removeHolder(holder);
+    };
   }
 
   /** Marks runs left 'running' by a process that no longer exists as interrupted. */
@@ -351,6 +358,24 @@ interface FlushStatements {
   insertText: StatementSync;
 }
 
+interface Holder {
+  busy: () => boolean;
+  maxDelayMs: number;
+  quietMs: number;
+}
+
+/** Several holders as one: busy while any is, the shortest deadline, the longest quiet time. */
+function combinedHold(holders: ReadonlySet<Holder>): Holder | null {
+  const all = [...holders];
+  if (all.length === 0) return null;
+  if (all.length === 1) return all[0] ?? null;
+  return {
+    busy: () => all.some((holder) => holder.busy()),
+    maxDelayMs: Math.min(...all.map((holder) => holder.maxDelayMs)),
+    quietMs: Math.max(...all.map((holder) => holder.quietMs)),
+  };
+}
+
 /**
  * Events of every run of one store, written together: one transaction per flush whatever the
  * number of concurrent runs (128 runs flushing on their own would mean thousands of syncs a second).
@@ -366,8 +391,10 @@ class EventQueue {
   #waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   /** Prepared on the first flush and kept: a burst flushes every 25 ms. */
   #statements: FlushStatements | null = null;
-  /** See RunStore.holdWritesWhile; null: write flushMs after the first waiting item. */
-  hold: { busy: () => boolean; maxDelayMs: number; quietMs: number } | null = null;
+  /** See RunStore.holdWritesWhile; none: write flushMs after the first waiting item. */
+  readonly #holders = new Set<Holder>();
+  /** What the holders ask together (null without any). */
+  #hold: Holder | null = null;
   /** When the oldest and the newest waiting item came (performance.now()), under a hold. */
   #oldestAt = 0;
   #newestAt = 0;
@@ -385,9 +412,18 @@ class EventQueue {
   // The timer only asks for a flush at the end of an event-loop turn: a timer fires before the turn's
   // I/O, and a burst's events (128 runs starting, 384 replies) would then be written before the
   // requests and replies that are ready, delaying each of them by the write.
+  addHolder(holder: Holder): void {
+    this.#holders.add(holder);
+    this.#hold = combinedHold(this.#holders);
+  }
+
+  removeHolder(holder: Holder): void {
+    if (this.#holders.delete(holder)) this.#hold = combinedHold(this.#holders);
+  }
+
   #schedule(): void {
-    if (this.hold) {
-      this.#scheduleHeld(this.hold);
+    if (this.#hold) {
+      this.#scheduleHeld(this.#hold);
       return;
     }
     this.#timer ??= setTimeout(() => {
@@ -397,7 +433,8 @@ class EventQueue {
 
   // One timer per wait, not per item: when it fires it checks whether items kept coming or the
   // REPL is busy, and waits again (for the rest of the quiet time, or up to the deadline) if so.
-  #scheduleHeld(hold: NonNullable<EventQueue['hold']>): void {
+  // It asks the holders as they are then: with the last one released, it writes.
+  #scheduleHeld(first: Holder): void {
     const now = performance.now();
     this.#newestAt = now;
     if (this.#timer || this.#soon) return;
@@ -405,6 +442,11 @@ class EventQueue {
     const wait = (ms: number) => {
       this.#timer = setTimeout(() => {
         this.#timer = null;
+        const hold = this.#hold;
+        if (!hold) {
+          this.#scheduleSoon();
+          return;
+        }
         const at = performance.now();
         const quietLeft = this.#newestAt + hold.quietMs - at;
         const deadlineLeft = this.#oldestAt + hold.maxDelayMs - at;
@@ -412,7 +454,7 @@ class EventQueue {
         else wait(Math.min(quietLeft > 0 ? quietLeft : hold.quietMs, deadlineLeft));
       }, ms);
     };
-    wait(hold.quietMs);
+    wait(first.quietMs);
   }
 
   #scheduleSoon(): void {
