@@ -58,9 +58,14 @@ const perTurnOverhead = (overheadWall - userCodeMs) / turns;
 // (2) 512 agents at once against a 200 ms server in its own process, the same load several times.
 // The first pass is this process's first burst of HTTP work: V8 compiles the client, stream, retry
 // and loop paths while it runs (on the two cores the burst needs). The timed passes after it are
-// the warm engine a session runs on once it has done anything; like the interpreters' boot above,
-// the compile is a cost paid once per process. One pass on a 2-core box varies by +-5% (other
-// processes, the kernel's scheduling of 3 busy processes on 2 cores), so the figure is the median of
+// the engine a session runs on once it has done anything; like the interpreters' boot above, the
+// first compile is a cost paid once per process. Warming goes on after it: in runs of 12 and 14
+// passes (2026-12-04) the engine's CPU per pass fell from ~680 to ~430 ms and the interpreters'
+// from ~580 to ~340 ms, and wall/critical path was ~0.04 lower in passes 6-10 and ~0.06 lower in
+// passes 11-14 than in passes 1-5 (likely tier-up: V8 optimises a function called once per run or
+// agent only after thousands of calls, Pyodide's wasm by the bytes it has run). The figure is of
+// passes 1-5, not of that steady state. One pass on a 2-core box varies by +-5% (other processes,
+// the kernel's scheduling of 3 busy processes on 2 cores), so the figure is the median of
 // `timedPasses`, each printed. Before every pass the server closes its idle keep-alive connections,
 // so each opens its own 384 connections as the first did.
 const delayMs = 200;
