@@ -170,10 +170,12 @@ export function PaperMap({ set, titles }: PaperMapProps) {
                 }}
               >
                 <span className={`map-swatch map-colour-${String(colour)}`} aria-hidden="true" />
-                <Link to={papersHref({ set, paperId })} className="papers-link">
-                  {titles.get(paperId) ?? paperId}
-                </Link>
-                <span className="papers-muted"> · {counts.get(paperId) ?? 0}</span>
+                <span>
+                  <Link to={papersHref({ set, paperId })} className="papers-link">
+                    {titles.get(paperId) ?? paperId}
+                  </Link>
+                  <span className="papers-muted"> · {passages(counts.get(paperId) ?? 0)}</span>
+                </span>
               </li>
             ))}
           </ul>
@@ -191,4 +193,8 @@ export function PaperMap({ set, titles }: PaperMapProps) {
       </div>
     </div>
   );
+}
+
+function passages(count: number): string {
+  return `${String(count)} passage${count === 1 ? '' : 's'}`;
 }
