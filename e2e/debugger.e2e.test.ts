@@ -89,6 +89,17 @@ describe('the run view', () => {
     await page.getByTestId('run-question').fill(question);
     await page.getByTestId('run-model').fill(`scripted:${scriptPath}`);
     await page.getByTestId('run-budget-maxDepth').fill('2');
+    // Every budget input lies inside the budgets' box (inputs' default width once pushed the third
+    // column past its border).
+    const budgets = await page.evaluate(() => {
+      const box = document.querySelector('.run-form-budgets')?.getBoundingClientRect();
+      const inputs = [...document.querySelectorAll('[data-testid^="run-budget-"]')].map((input) =>
+        input.getBoundingClientRect(),
+      );
+      return { right: box?.right ?? 0, inputs: inputs.map((rect) => rect.right) };
+    });
+    expect(budgets.inputs).toHaveLength(6);
+    for (const right of budgets.inputs) expect(right).toBeLessThanOrEqual(budgets.right);
     await page.getByTestId('run-start').click();
     await page.getByTestId('run-page').waitFor();
     runId = (await hashParams()).get('run') ?? '';
@@ -418,6 +429,30 @@ describe('the run view', () => {
     expect(geometry.start?.[1]).toBeCloseTo(y + height + 3, 0);
     await agentNode('0').click();
     await page.locator('[data-testid="turn-inspector"][data-agent="0"]').waitFor();
+    // The root's long figures (17 min of turns) wrap as whole items; its turns, two of them at the
+    // very end of that time, stay apart and inside the timeline.
+    const layout = await page.evaluate(() => {
+      const stats = [
+        ...document.querySelectorAll<HTMLElement>(
+          '[data-testid="agent-node"][data-agent="0"] .agent-card-stats > span',
+        ),
+      ].map((item) => item.offsetHeight / parseFloat(getComputedStyle(item).lineHeight));
+      const line = document.querySelector('[data-testid="turn-timeline"]')?.getBoundingClientRect();
+      const chips = [...document.querySelectorAll('[data-testid="turn-chip"]')].map((chip) => {
+        const rect = chip.getBoundingClientRect();
+        return { left: rect.left, right: rect.right };
+      });
+      return { stats, line: { left: line?.left ?? 0, right: line?.right ?? 0 }, chips };
+    });
+    expect(layout.stats).toHaveLength(4);
+    for (const lines of layout.stats) expect(lines).toBeLessThan(1.5); // one line each
+    expect(layout.chips).toHaveLength(3);
+    for (const [index, chip] of layout.chips.entries()) {
+      expect(chip.left).toBeGreaterThanOrEqual(layout.line.left);
+      expect(chip.right).toBeLessThanOrEqual(layout.line.right + 0.5);
+      const before = layout.chips[index - 1];
+      if (before) expect(chip.left).toBeGreaterThanOrEqual(before.right - 0.5);
+    }
     await screenshot(page, 'debugger-large-run');
     // The rest of the tree follows the first paint: fitting the view draws far more cards.
     await page.locator('.react-flow__controls-fitview').click();

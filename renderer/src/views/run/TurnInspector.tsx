@@ -12,6 +12,9 @@ import {
 import { formatCost, formatDuration, formatTokens } from './agent-summary.ts';
 import { TurnDetail } from './TurnDetail.tsx';
 
+/** A turn chip's least width (run.css, .turn-timeline li). */
+const chipMinPx = 22;
+
 export interface TurnInspectorProps {
   view: RunView;
   agent: AgentNode;
@@ -123,15 +126,24 @@ export function TurnInspector(props: TurnInspectorProps) {
         </div>
       </header>
       <ol className="turn-timeline" data-testid="turn-timeline" aria-label="Turns">
-        {agent.turns.map((entry) => {
+        {agent.turns.map((entry, index) => {
           const left = ((entry.startedAt - start) / (end - start)) * 100;
+          // Placed by time, but the chips after this one keep room at the end: turns crowded at the
+          // end of a long agent (its children took the time) stay apart and inside the timeline.
+          const room = (agent.turns.length - index) * chipMinPx;
           const width = Math.max(
             2,
             ((turnEnd(entry, now) - entry.startedAt) / (end - start)) * 100,
           );
           const failed = entry.code.some((block) => block.error !== null);
           return (
-            <li key={entry.turn} style={{ left: `${String(left)}%`, width: `${String(width)}%` }}>
+            <li
+              key={entry.turn}
+              style={{
+                left: `max(0px, min(${String(left)}%, calc(100% - ${String(room)}px)))`,
+                width: `${String(width)}%`,
+              }}
+            >
               <button
                 type="button"
                 className={`turn-chip${failed ? ' failed' : ''}${entry.streaming ? ' live' : ''}`}
