@@ -1,4 +1,5 @@
 // Replay controls: step one event or one turn either way, play at 1x-64x the recorded pace, seek.
+// The turn buttons read ◀◀ and ▶▶, not ⏮ and ⏭: those need a symbol font many Linux desktops lack.
 import { useSyncExternalStore } from 'react';
 import { replaySpeeds, type ReplayPlayer } from './replay.ts';
 
@@ -20,7 +21,7 @@ export function ReplayControls({ player }: { player: ReplayPlayer }) {
           player.stepTurn(-1);
         }}
       >
-        ⏮ turn
+        ◀◀ turn
       </button>
       <button
         type="button"
@@ -76,7 +77,7 @@ export function ReplayControls({ player }: { player: ReplayPlayer }) {
           player.stepTurn(1);
         }}
       >
-        turn ⏭
+        turn ▶▶
       </button>
       <label className="replay-speed">
         Speed
