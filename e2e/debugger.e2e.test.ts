@@ -121,6 +121,19 @@ describe('the run view', () => {
     // Edges carry the sub-questions.
     const labels = await page.locator('.react-flow__edge-text').allTextContents();
     expect(labels.some((label) => label.startsWith('Return evidence about'))).toBe(true);
+    // Siblings' labels (the root's three children) stand apart, each above its own child.
+    const boxes = await page.evaluate(() =>
+      [...document.querySelectorAll('.react-flow__edge-textwrapper')].map((label) => {
+        const rect = label.getBoundingClientRect();
+        return { left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom };
+      }),
+    );
+    expect(boxes).toHaveLength(4);
+    for (const [index, box] of boxes.entries())
+      for (const other of boxes.slice(index + 1)) {
+        const sameRow = box.top < other.bottom && other.top < box.bottom;
+        if (sameRow) expect(box.right <= other.left || other.right <= box.left).toBe(true);
+      }
     await screenshot(page, 'debugger-live-done');
   }, 120_000);
 

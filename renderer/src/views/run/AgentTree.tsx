@@ -11,11 +11,13 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { AgentCard } from './AgentCard.tsx';
+import { SubQuestionEdge } from './SubQuestionEdge.tsx';
 import type { RunSnapshot } from './run-store.ts';
 import { TreeGraphBuilder, type AgentCardNode } from './tree-graph.ts';
 import { agentsInView, layoutTree, nodeHeight, nodeWidth, type Point } from './tree-layout.ts';
 
 const nodeTypes = { agent: AgentCard };
+const edgeTypes = { subquestion: SubQuestionEdge };
 const relayoutMs = 250;
 const fitAllUpTo = 40;
 const largeTreeZoom = 0.9;
@@ -169,6 +171,7 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
         nodes={nodes}
         edges={shownEdges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onInit={(instance) => {
           flow.current = instance;
           frame();

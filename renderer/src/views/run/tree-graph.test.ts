@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../../app/api/index.ts';
 import { RunStore } from './run-store.ts';
-import { cardHandles, edgeLabel, TreeGraphBuilder } from './tree-graph.ts';
+import { cardHandles, edgeLabel, edgeLabelChars, TreeGraphBuilder } from './tree-graph.ts';
 import { layoutTree, nodeHeight, nodeWidth } from './tree-layout.ts';
 
 const spawn = (agentId: string, parentId: string | null, at = 0): RunEvent => ({
@@ -99,6 +99,6 @@ describe('TreeGraphBuilder', () => {
   });
 
   it('cuts long sub-questions for the edge label', () => {
-    expect(edgeLabel('a  b\n' + 'c'.repeat(100))).toHaveLength(26);
+    expect(edgeLabel('a  b\n' + 'c'.repeat(100))).toHaveLength(edgeLabelChars);
   });
 });

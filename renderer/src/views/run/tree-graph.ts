@@ -25,8 +25,11 @@ interface Cached {
 /** Running agents' clocks advance in whole seconds: their cards redraw at most once a second. */
 const tickMs = 1000;
 
-/** Short enough that sibling edges' labels (at their midpoints) do not run into each other. */
-export const edgeLabelChars = 26;
+/**
+ * Short enough that sibling edges' labels (above their cards, a card and a gap apart: 272 flow
+ * units) do not run into each other at 10 px (e2e/debugger.e2e.test.ts checks they do not).
+ */
+export const edgeLabelChars = 36;
 
 export function edgeLabel(prompt: string): string {
   return cut(prompt, edgeLabelChars);
@@ -122,8 +125,8 @@ export class TreeGraphBuilder {
           source: agent.parentId,
           target: agent.id,
           label: edgeLabel(agent.prompt),
-          // Bezier edges: siblings' labels sit at different midpoints instead of on one shared bar.
-          type: 'default',
+          // A bezier drawn by SubQuestionEdge, its label just above the child's card.
+          type: 'subquestion',
           data: { prompt: agent.prompt },
         });
         edgesChanged = true;
