@@ -288,9 +288,33 @@ describe('the run view', () => {
     await page.getByTestId('fork-start').click();
     await expect.poll(async () => (await hashParams()).get('run')).not.toBe(runId);
     forkId = (await hashParams()).get('run') ?? '';
-    await page
-      .locator(`[data-testid="run-page"][data-run="${forkId}"][data-status="done"]`)
-      .waitFor({ timeout: 60_000 });
+    // The fork ends within a few hundred ms; a few frames after it shows done, its cards are laid
+    // out (none overlapping), not left where they waited for the next layout (up to 250 ms).
+    const overlapping = await page.evaluate(async (id) => {
+      const frames = (count: number) =>
+        new Promise<void>((resolve) => {
+          const step = (left: number) => {
+            if (left === 0) resolve();
+            else
+              requestAnimationFrame(() => {
+                step(left - 1);
+              });
+          };
+          step(count);
+        });
+      const selector = `[data-testid="run-page"][data-run="${id}"][data-status="done"]`;
+      while (!document.querySelector(selector)) await frames(1);
+      await frames(8);
+      const cards = [...document.querySelectorAll('[data-testid="agent-node"]')].map((card) =>
+        card.getBoundingClientRect(),
+      );
+      let count = 0;
+      for (const [index, a] of cards.entries())
+        for (const b of cards.slice(index + 1))
+          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) count++;
+      return { cards: cards.length, count };
+    }, forkId);
+    expect(overlapping).toEqual({ cards: 5, count: 0 });
     expect(await page.getByTestId('run-question').textContent()).toBe(question);
     expect(await page.locator('.run-facts').textContent()).toContain(`fork of ${runId}`);
     await agentNode('0').click();
@@ -344,7 +368,7 @@ describe('the run view', () => {
     await page
       .locator(`[data-testid="run-row"][data-run="${forkId}"]`)
       .waitFor({ state: 'detached' });
-    expect(await page.getByTestId('runs-notice').textContent()).toBe('Deleted 1 runs');
+    expect(await page.getByTestId('runs-notice').textContent()).toBe('Deleted 1 run');
   });
 
   it('imports the real alexzhang13/rlm log and renders its runs, turns and code', async () => {

@@ -220,8 +220,14 @@ describe('papers view', () => {
     // Scroll the PDF: the text follows to the start of the PDF's page.
     await page.getByTestId('pdf-view').hover();
     await page.mouse.wheel(0, 5000);
-    await expect.poll(async () => (await pdfTopPage()) === (await textTopPage())).toBe(true);
-    expect(await pdfTopPage()).toBeGreaterThan(1);
+    // One poll for both: the panels were already in step before the wheel's scroll lands (CI once
+    // read them there and failed on "past page 2").
+    await expect
+      .poll(async () => {
+        const pdf = await pdfTopPage();
+        return pdf > 1 && pdf === (await textTopPage());
+      })
+      .toBe(true);
     // A section in the outline moves both panels to it (appendix C starts on page 13).
     await page.getByTestId('paper-section').filter({ hasText: 'C The paper clustering' }).click();
     await expect.poll(pdfTopPage).toBe(12);

@@ -409,9 +409,6 @@ class EventQueue {
     this.#schedule();
   }
 
-  // The timer only asks for a flush at the end of an event-loop turn: a timer fires before the turn's
-  // I/O, and a burst's events (128 runs starting, 384 replies) would then be written before the
-  // requests and replies that are ready, delaying each of them by the write.
   addHolder(holder: Holder): void {
     this.#holders.add(holder);
     this.#hold = combinedHold(this.#holders);
@@ -421,6 +418,9 @@ class EventQueue {
     if (this.#holders.delete(holder)) this.#hold = combinedHold(this.#holders);
   }
 
+  // The timer only asks for a flush at the end of an event-loop turn: a timer fires before the turn's
+  // I/O, and a burst's events (128 runs starting, 384 replies) would then be written before the
+  // requests and replies that are ready, delaying each of them by the write.
   #schedule(): void {
     if (this.#hold) {
       this.#scheduleHeld(this.#hold);

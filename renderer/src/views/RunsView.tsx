@@ -18,6 +18,7 @@ import {
 import { useRunsList } from './runs/useRunsList.ts';
 import '../styles/papers.css';
 import '../styles/run.css';
+import { countOf } from '../format/count.ts';
 
 const statuses = ['running', 'done', 'failed', 'canceled', 'interrupted'] as const;
 
@@ -73,7 +74,7 @@ export function RunsView() {
       link.download = fileName;
       link.click();
       URL.revokeObjectURL(url);
-      setNotice(`Exported ${String(pickedIds.length)} runs as ${fileName}`);
+      setNotice(`Exported ${countOf(pickedIds.length, 'run')} as ${fileName}`);
     } catch (error) {
       setFailure(describeFailure(error));
     }
@@ -81,7 +82,7 @@ export function RunsView() {
   const deletePicked = async () => {
     if (
       !window.confirm(
-        `Delete ${String(pickedIds.length)} runs and their events? This cannot be undone.`,
+        `Delete ${countOf(pickedIds.length, 'run')} and their events? This cannot be undone.`,
       )
     )
       return;
@@ -95,7 +96,7 @@ export function RunsView() {
       }
     }
     setPicked(new Set());
-    setNotice(`Deleted ${String(deleted)} runs`);
+    setNotice(`Deleted ${countOf(deleted, 'run')}`);
   };
 
   return (

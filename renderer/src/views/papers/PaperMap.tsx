@@ -10,6 +10,7 @@ import { useApiEvent } from '../../api/useApiEvent.ts';
 import { mapPosition, paperColours, type MapFrame } from './map-layout.ts';
 import { papersHref } from './route.ts';
 import { useEngineQuery } from './use-engine-query.ts';
+import { countOf } from '../../format/count.ts';
 
 export interface PaperMapProps {
   set: string;
@@ -174,7 +175,10 @@ export function PaperMap({ set, titles }: PaperMapProps) {
                   <Link to={papersHref({ set, paperId })} className="papers-link">
                     {titles.get(paperId) ?? paperId}
                   </Link>
-                  <span className="papers-muted"> · {passages(counts.get(paperId) ?? 0)}</span>
+                  <span className="papers-muted">
+                    {' '}
+                    · {countOf(counts.get(paperId) ?? 0, 'passage')}
+                  </span>
                 </span>
               </li>
             ))}
@@ -193,8 +197,4 @@ export function PaperMap({ set, titles }: PaperMapProps) {
       </div>
     </div>
   );
-}
-
-function passages(count: number): string {
-  return `${String(count)} passage${count === 1 ? '' : 's'}`;
 }

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { PaperSetSummary } from '../../../../app/api/index.ts';
 import { papersHref } from './route.ts';
 import type { QueryState } from './use-engine-query.ts';
+import { countOf } from '../../format/count.ts';
 
 export interface SetsPanelProps {
   sets: QueryState<PaperSetSummary[]>;
@@ -12,10 +13,6 @@ export interface SetsPanelProps {
   /** Why the typed name cannot be a set name, if it cannot. */
   newNameProblem: string | undefined;
   onNewNameChange: (name: string) => void;
-}
-
-function plural(count: number, one: string): string {
-  return `${count.toLocaleString()} ${one}${count === 1 ? '' : 's'}`;
 }
 
 export function SetsPanel({
@@ -53,9 +50,9 @@ export function SetsPanel({
               >
                 <span className="paper-set-name">{set.name}</span>
                 <span className="papers-muted paper-set-counts">
-                  {plural(set.papers, 'paper')} · {plural(set.pages, 'page')}
+                  {countOf(set.papers, 'paper')} · {countOf(set.pages, 'page')}
                   {set.failures > 0 && (
-                    <span className="papers-bad"> · {plural(set.failures, 'failure')}</span>
+                    <span className="papers-bad"> · {countOf(set.failures, 'failure')}</span>
                   )}
                 </span>
               </Link>

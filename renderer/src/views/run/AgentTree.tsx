@@ -47,7 +47,10 @@ function useTreeLayout(snapshot: RunSnapshot): ReadonlyMap<string, Point> {
         points: layoutTree([...snapshot.view.agents.values()]),
       });
     };
-    const wait = lastRun.current + relayoutMs - performance.now();
+    // While the run grows, at most one layout per relayoutMs; once it has ended nothing more
+    // comes, so its last agents are placed at once (a fast run ended inside that wait).
+    const ended = snapshot.view.status !== 'running';
+    const wait = ended ? 0 : lastRun.current + relayoutMs - performance.now();
     if (wait <= 0) {
       run();
       return;

@@ -28,6 +28,7 @@ import type { RunStore } from './run-store.ts';
 import { agentOrder, navigate as move, navigationKeys, type Selection } from './tree-navigation.ts';
 import { TurnInspector } from './TurnInspector.tsx';
 import { useRunSession } from './useRunSession.ts';
+import { countOf } from '../../format/count.ts';
 
 const emptyMatches: ReadonlySet<string> = new Set();
 /** Enough for every agent of a large run to be marked when each has a few hits. */
@@ -239,9 +240,10 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
             <span className={`state-pill run-${view.status}`} data-testid="run-status">
               {view.status}
             </span>{' '}
-            {started?.set ?? summary.set} · {started?.model ?? summary.model} · {view.agents.size}{' '}
-            agents · {formatTokens(view.inputTokens + view.outputTokens)} tokens ·{' '}
-            {formatCost(view.costUsd)} · {formatDuration(Math.max(0, duration))}
+            {started?.set ?? summary.set} · {started?.model ?? summary.model} ·{' '}
+            {countOf(view.agents.size, 'agent')} ·{' '}
+            {formatTokens(view.inputTokens + view.outputTokens)} tokens · {formatCost(view.costUsd)}{' '}
+            · {formatDuration(Math.max(0, duration))}
             {summary.parentRunId !== null && (
               <>
                 {' · fork of '}
@@ -309,7 +311,7 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
         />
         {query.trim() !== '' && (
           <span className="papers-muted" data-testid="tree-search-count" role="status">
-            {search.agents.size} agents, {search.hits.length} hits
+            {countOf(search.agents.size, 'agent')}, {countOf(search.hits.length, 'hit')}
             {search.hits[hitIndex] &&
               ` · Enter: hit ${String(hitIndex + 1)} (${search.hits[hitIndex].field}: ${search.hits[hitIndex].snippet})`}
           </span>

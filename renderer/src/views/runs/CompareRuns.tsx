@@ -11,6 +11,7 @@ import { AgentTree } from '../run/AgentTree.tsx';
 import { runHref } from '../run/route.ts';
 import { RunStore } from '../run/run-store.ts';
 import { alignTurns, compareSpans } from './compare.ts';
+import { countOf } from '../../format/count.ts';
 
 interface LoadedRun {
   summary: RunSummaryPayload;
@@ -132,9 +133,10 @@ function RunColumn({ run, side }: { run: LoadedRun; side: 'left' | 'right' }) {
       </Link>
       <p className="papers-muted">
         <span className={`state-pill run-${summary.status}`}>{summary.status}</span> {summary.model}{' '}
-        · score {summary.score === null ? '—' : summary.score.toFixed(2)} · {summary.agents} agents
-        · {summary.turns} turns · {formatTokens(summary.inputTokens + summary.outputTokens)} tokens
-        · {formatCost(summary.costUsd)}
+        · score {summary.score === null ? '—' : summary.score.toFixed(2)} ·{' '}
+        {countOf(summary.agents, 'agent')} · {countOf(summary.turns, 'turn')} ·{' '}
+        {formatTokens(summary.inputTokens + summary.outputTokens)} tokens ·{' '}
+        {formatCost(summary.costUsd)}
         {summary.finishedAt !== null &&
           ` · ${formatDuration(summary.finishedAt - summary.createdAt)}`}
       </p>

@@ -7,6 +7,7 @@ import type { CommandResponse } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
 import { runHref } from '../run/route.ts';
+import { countOf } from '../../format/count.ts';
 
 type Format = 'auto' | 'ours' | 'rlm-log' | 'skyrl';
 type Report = CommandResponse<'runs.import'>;
@@ -72,7 +73,8 @@ export function ImportRuns() {
           data-format={state.report.format}
         >
           <p>
-            {state.name}: {state.report.runs.length} runs imported as {state.report.format}
+            {state.name}: {countOf(state.report.runs.length, 'run')} imported as{' '}
+            {state.report.format}
             {state.report.problems.length > 0 &&
               `, ${String(state.report.problems.length)} lines skipped`}
             .
@@ -84,7 +86,7 @@ export function ImportRuns() {
                   {run.question || run.runId}
                 </Link>{' '}
                 <span className="papers-muted">
-                  {run.agents} agents · {run.turns} turns · {run.status}
+                  {countOf(run.agents, 'agent')} · {countOf(run.turns, 'turn')} · {run.status}
                   {run.renamedFrom !== null && ` · renamed from ${run.renamedFrom}`}
                 </span>
               </li>
