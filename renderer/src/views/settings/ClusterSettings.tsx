@@ -44,7 +44,7 @@ export function ClusterSettings() {
       </h2>
       <p className="settings-muted">
         Where the Train view submits exported jobs (Ray Jobs REST API on the dashboard port). The
-        token is sent as a bearer token, encrypted in the workspace folder and never shown again;
+        token is sent as a bearer token, encrypted in the workspace folder and never shown again;{' '}
         <code>rlm-studio cluster</code> uses both when no flag or RAY_ADDRESS / RAY_JOB_TOKEN is
         given.
       </p>
