@@ -45,10 +45,16 @@ function EvalPanel({
       data-status={summary.status}
     >
       <header>
-        <h2>
-          {summary.datasetName} · {summary.model}
-          {summary.judge ? ` · judge ${summary.judge}` : ''}
-        </h2>
+        <h2>{summary.datasetName}</h2>
+        <p className="eval-specs papers-muted">
+          model <code>{summary.model}</code>
+          {summary.judge && (
+            <>
+              {' '}
+              · judge <code>{summary.judge}</code>
+            </>
+          )}
+        </p>
         <div className="eval-progress-row">
           <progress value={finished} max={Math.max(1, summary.total)} data-testid="eval-progress" />
           <span data-testid="eval-progress-text">

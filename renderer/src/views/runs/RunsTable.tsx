@@ -60,7 +60,7 @@ export function RunsTable({ runs, picked, onToggle }: RunsTableProps) {
             <td>{formatTokens(run.inputTokens + run.outputTokens)}</td>
             <td>{formatCost(run.costUsd)}</td>
             <td>{run.score === null ? '—' : run.score.toFixed(2)}</td>
-            <td>
+            <td className="runs-nowrap">
               {run.finishedAt === null ? '—' : formatDuration(run.finishedAt - run.createdAt)}
             </td>
             <td>{new Date(run.createdAt).toLocaleString()}</td>
