@@ -1,7 +1,7 @@
 // One agent in the tree: its id and state, turns, tokens, cost, time and the start of its answer.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import { formatCost, formatDuration, formatTokens } from './agent-summary.ts';
+import { formatClock, formatCost, formatDuration, formatTokens } from './agent-summary.ts';
 import type { AgentCardNode } from './tree-graph.ts';
 
 const stateLabels = {
@@ -29,7 +29,11 @@ export const AgentCard = memo(function AgentCard({ data, selected }: NodeProps<A
         <span title="turns">{summary.turns} turns</span>
         <span title="tokens">{formatTokens(summary.tokens)} tok</span>
         <span title="cost">{formatCost(summary.costUsd)}</span>
-        <span title="time">{formatDuration(summary.elapsedMs)}</span>
+        <span title="time">
+          {summary.state === 'running' || summary.state === 'waiting'
+            ? formatClock(summary.elapsedMs)
+            : formatDuration(summary.elapsedMs)}
+        </span>
       </div>
       <div className="agent-card-answer" title={summary.answerStart}>
         {summary.answerStart || '\u00a0'}

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentNode } from '../../../../app/api/index.ts';
-import { formatCost, formatDuration, formatTokens, summarizeAgent } from './agent-summary.ts';
+import {
+  formatClock,
+  formatCost,
+  formatDuration,
+  formatTokens,
+  summarizeAgent,
+} from './agent-summary.ts';
 
 const agent = (patch: Partial<AgentNode>): AgentNode => ({
   id: '0.1',
@@ -55,5 +61,8 @@ describe('formatting', () => {
     expect(formatDuration(250)).toBe('250 ms');
     expect(formatDuration(2500)).toBe('2.5 s');
     expect(formatDuration(125_000)).toBe('2 min 5 s');
+    expect(formatClock(0)).toBe('0 s');
+    expect(formatClock(42_900)).toBe('42 s');
+    expect(formatClock(185_000)).toBe('3 min 5 s');
   });
 });

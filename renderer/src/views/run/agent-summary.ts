@@ -45,6 +45,13 @@ export function formatCost(costUsd: number | null): string {
   return costUsd < 0.01 ? `$${costUsd.toFixed(4)}` : `$${costUsd.toFixed(2)}`;
 }
 
+/** A running agent's clock, in the whole seconds its card ticks by: "0 s", "42 s", "3 min 5 s". */
+export function formatClock(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${String(seconds)} s`;
+  return `${String(Math.floor(seconds / 60))} min ${String(seconds % 60)} s`;
+}
+
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${String(Math.round(ms))} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;

@@ -98,6 +98,20 @@ describe('TreeGraphBuilder', () => {
     expect(whole.edges.map((edge) => edge.target)).toEqual(['0.0', '0.1', '0.0.0']);
   });
 
+  it("ticks a running agent's clock in whole seconds from its own start", () => {
+    const store = storeWith([spawn('0', null, 10_400)]);
+    const builder = new TreeGraphBuilder();
+    const points = layoutTree([...store.getSnapshot().view.agents.values()]);
+    const at = (now: number) =>
+      builder.build(store.getSnapshot(), points, undefined, new Set(), now);
+    const started = at(10_900).nodes[0];
+    expect(started?.data.summary.elapsedMs).toBe(0);
+    expect(at(11_300).nodes[0]).toBe(started); // still its first second: the same card
+    const later = at(13_500).nodes[0];
+    expect(later).not.toBe(started);
+    expect(later?.data.summary.elapsedMs).toBe(3_000);
+  });
+
   it('cuts long sub-questions for the edge label', () => {
     expect(edgeLabel('a  b\n' + 'c'.repeat(100))).toHaveLength(edgeLabelChars);
   });

@@ -91,7 +91,10 @@ export class TreeGraphBuilder {
       const selected = agent.id === selectedId;
       const match = matches.has(agent.id);
       const cached = this.cache.get(agent.id);
-      const tick = agent.finishedAt === null ? Math.floor(now / tickMs) : -1;
+      // A running agent's clock: whole seconds since it started (not since the epoch, which put
+      // a just-started agent at "0 ms" for up to a second).
+      const tick =
+        agent.finishedAt === null ? Math.max(0, Math.floor((now - agent.startedAt) / tickMs)) : -1;
       const fresh =
         cached?.revision === revision &&
         cached.point.x === point.x &&
@@ -115,7 +118,10 @@ export class TreeGraphBuilder {
         selected,
         draggable: false,
         connectable: false,
-        data: { summary: summarizeAgent(agent, tick < 0 ? now : tick * tickMs), match },
+        data: {
+          summary: summarizeAgent(agent, tick < 0 ? now : agent.startedAt + tick * tickMs),
+          match,
+        },
       };
       this.cache.set(agent.id, { revision, point, selected, match, tick, node });
       nodes.push(node);
