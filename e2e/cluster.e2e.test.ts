@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeToyRows } from '../training/cluster/toy-rows.test-helper.ts';
 import { RayJobsClient } from '../training/cluster/ray-jobs.ts';
 import { startRayStandIn, type RayStandIn } from '../training/cluster/ray-stand-in.ts';
-import { openApp, screenshot, watchCount, type OpenedApp } from './harness.ts';
+import { openApp, screenshot, type OpenedApp } from './harness.ts';
+import { watchCount } from './watch-count.ts';
 
 const TOKEN = 'ray-e2e-token-SECRET-42';
 

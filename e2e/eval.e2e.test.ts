@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, openApp, watchCount, type OpenedApp } from './harness.ts';
+import { screenshot, openApp, type OpenedApp } from './harness.ts';
+import { watchCount } from './watch-count.ts';
 
 const qasper = new URL(
   '../../shared/data/qasper/qasper_test_v0.3_subset_papers_with_pdf.json',

@@ -130,39 +130,3 @@ export async function openApp(options: { sample?: boolean } = {}): Promise<Opene
     },
   };
 }
-
-/** The few DOM names watchCount's page script uses. */
-interface BrowserWindow {
-  document: { body: unknown; querySelectorAll(selector: string): { length: number } };
-  MutationObserver: new (callback: () => void) => {
-    observe(target: unknown, options: { childList: boolean; subtree: boolean }): void;
-  };
-}
-
-/**
- * Watches how many elements with `testId` the page shows from now on; `fewest()` is the smallest
- * count at any moment (e.g. a list that must never be blanked while it reloads).
- */
-export async function watchCount(
-  page: Page,
-  testId: string,
-): Promise<{ fewest: () => Promise<number> }> {
-  const key = `fewest:${testId}`;
-  await page.evaluate(
-    ({ testId, key }) => {
-      // The page's DOM, typed here: bench/ui.ts imports this file under a tsconfig without DOM.
-      const win = globalThis as unknown as BrowserWindow;
-      const count = () => win.document.querySelectorAll(`[data-testid="${testId}"]`).length;
-      const seen = win as unknown as Record<string, number>;
-      seen[key] = count();
-      new win.MutationObserver(() => {
-        seen[key] = Math.min(seen[key] ?? Infinity, count());
-      }).observe(win.document.body, { childList: true, subtree: true });
-    },
-    { testId, key },
-  );
-  return {
-    fewest: () =>
-      page.evaluate((key) => (globalThis as unknown as Record<string, number>)[key] ?? -1, key),
-  };
-}

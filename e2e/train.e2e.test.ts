@@ -4,7 +4,8 @@
 // resume a long job, and overlay two jobs.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, openApp, watchCount, type OpenedApp } from './harness.ts';
+import { screenshot, openApp, type OpenedApp } from './harness.ts';
+import { watchCount } from './watch-count.ts';
 
 let opened: OpenedApp;
 let page: Page;
