@@ -303,7 +303,11 @@ describe('the run view', () => {
           step(count);
         });
       const selector = `[data-testid="run-page"][data-run="${id}"][data-status="done"]`;
-      while (!document.querySelector(selector)) await frames(1);
+      const deadline = performance.now() + 60_000;
+      while (!document.querySelector(selector)) {
+        if (performance.now() > deadline) return { cards: -1, count: -1 }; // the fork never ended
+        await frames(1);
+      }
       await frames(8);
       const cards = [...document.querySelectorAll('[data-testid="agent-node"]')].map((card) =>
         card.getBoundingClientRect(),
