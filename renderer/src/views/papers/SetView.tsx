@@ -8,6 +8,8 @@ import { PaperMap } from './PaperMap.tsx';
 import { papersHref, type SetTab } from './route.ts';
 import { SearchPanel } from './SearchPanel.tsx';
 import { useEngineQuery } from './use-engine-query.ts';
+import { countOf } from '../../format/count.ts';
+import { setSize } from './set-facts.ts';
 
 export interface SetViewProps {
   set: string;
@@ -48,8 +50,7 @@ export function SetView({ set, tab, query }: SetViewProps) {
         </h2>
         {listing.status === 'ready' && (
           <p className="papers-muted">
-            {listing.value.set.papers} papers · {listing.value.set.pages} pages ·{' '}
-            {listing.value.set.words.toLocaleString()} words
+            {setSize(listing.value.set)} · {countOf(listing.value.set.words, 'word')}
             {listing.value.set.failures > 0 && ` · ${String(listing.value.set.failures)} not added`}
           </p>
         )}

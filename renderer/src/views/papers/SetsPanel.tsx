@@ -5,6 +5,7 @@ import type { PaperSetSummary } from '../../../../app/api/index.ts';
 import { papersHref } from './route.ts';
 import type { QueryState } from './use-engine-query.ts';
 import { countOf } from '../../format/count.ts';
+import { setSize } from './set-facts.ts';
 
 export interface SetsPanelProps {
   sets: QueryState<PaperSetSummary[]>;
@@ -50,7 +51,7 @@ export function SetsPanel({
               >
                 <span className="paper-set-name">{set.name}</span>
                 <span className="papers-muted paper-set-counts">
-                  {countOf(set.papers, 'paper')} · {countOf(set.pages, 'page')}
+                  {setSize(set)}
                   {set.failures > 0 && (
                     <span className="papers-bad"> · {countOf(set.failures, 'failure')}</span>
                   )}
