@@ -63,6 +63,7 @@ function EvalPanel({
           </span>
           {summary.status === 'running' && (
             <button
+              className="button"
               type="button"
               onClick={() => void api.call('evals.cancel', { evalId })}
               data-testid="eval-cancel"
@@ -144,7 +145,7 @@ export function EvalView() {
             <li key={item.id}>
               <button
                 type="button"
-                className={item.id === evalId ? 'selected' : undefined}
+                className={item.id === evalId ? 'button selected' : 'button'}
                 onClick={() => {
                   go({ eval: item.id });
                 }}

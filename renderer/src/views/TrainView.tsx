@@ -111,6 +111,7 @@ export function TrainView() {
         {list.map((item) => (
           <li key={item.id}>
             <button
+              className="button"
               type="button"
               aria-pressed={item.id === jobId}
               onClick={() => {
@@ -140,6 +141,7 @@ export function TrainView() {
             </span>
             {job.status === 'running' ? (
               <button
+                className="button"
                 type="button"
                 onClick={() => void api.call('train.stop', { jobId: job.id })}
                 data-testid="train-stop"
@@ -148,6 +150,7 @@ export function TrainView() {
               </button>
             ) : job.status !== 'done' ? (
               <button
+                className="button"
                 type="button"
                 onClick={() => void api.call('train.resume', { jobId: job.id })}
                 data-testid="train-resume"

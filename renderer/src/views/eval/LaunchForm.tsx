@@ -176,6 +176,7 @@ export function LaunchForm({ onStarted }: LaunchFormProps) {
         ))}
       </datalist>
       <button
+        className="button"
         type="submit"
         disabled={busy || chosen === '' || model.trim() === ''}
         data-testid="eval-start"

@@ -55,6 +55,7 @@ export function ClusterJobs({
         {jobs.map((item) => (
           <li key={item.submissionId}>
             <button
+              className="button"
               type="button"
               aria-pressed={item.submissionId === selected}
               data-testid="cluster-job"
@@ -86,7 +87,7 @@ export function ClusterJobs({
             {job.message && <span className="settings-muted">{job.message}</span>}
             <span className="settings-muted">on {job.address}</span>
             {live && (
-              <button type="button" onClick={stop} data-testid="cluster-stop">
+              <button className="button" type="button" onClick={stop} data-testid="cluster-stop">
                 Stop
               </button>
             )}

@@ -150,10 +150,17 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
           />
           upload with the job
         </label>
-        <button type="button" onClick={exportJob} disabled={busy} data-testid="cluster-export">
+        <button
+          className="button"
+          type="button"
+          onClick={exportJob}
+          disabled={busy}
+          data-testid="cluster-export"
+        >
           Export to cluster
         </button>
         <button
+          className="button"
           type="button"
           onClick={submit}
           disabled={busy || exported === null}
@@ -163,6 +170,7 @@ export function ClusterPanel({ job }: { job: JobConfigResult | null }) {
           Submit
         </button>
         <button
+          className="button"
           type="button"
           onClick={findJobs}
           disabled={busy}

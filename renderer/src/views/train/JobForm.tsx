@@ -173,7 +173,7 @@ export function JobForm({
           <option value="sample-one-child">one sampled child</option>
         </select>
       </label>
-      <button type="submit" disabled={busy} data-testid="train-launch">
+      <button className="button" type="submit" disabled={busy} data-testid="train-launch">
         Launch
       </button>
       {failure && (
