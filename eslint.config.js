@@ -4,7 +4,7 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import prettierRecommended from 'eslint-plugin-prettier/recommended';
+import prettierConfig from 'eslint-config-prettier/flat';
 
 const nodeBuiltins = [...new Set(builtinModules.map((name) => name.replace(/^node:/, '')))];
 
@@ -29,7 +29,9 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   ...tseslint.configs.stylisticTypeChecked,
-  prettierRecommended,
+  // Formatting is Prettier's own check (npm run lint runs it beside ESLint); this only turns off
+  // the rules that would fight it.
+  prettierConfig,
   {
     languageOptions: {
       parserOptions: {
@@ -56,7 +58,12 @@ export default tseslint.config(
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: globals.node },
+    // Beside disableTypeChecked's parser options, not instead of them: without them each .js file
+    // is parsed through the project service (~5 s of a cold lint for the two files).
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: globals.node,
+    },
   },
   {
     files: ['app/**/*.ts', 'app/**/*.tsx'],

@@ -72,10 +72,23 @@ describe('layering rules', () => {
     expect(await restrictedImportMessages('training/engine/x.ts', trainingOk)).toEqual([]);
   });
 
-  it('fails on explicit any and on formatting', async () => {
+  it('fails on explicit any (formatting is checked by Prettier: scripts/lint.test.ts)', async () => {
     const [result] = await eslint.lintText('export const x: any = 1\n', { filePath: 'app/x.ts' });
     const rules = (result?.messages ?? []).map((message) => message.ruleId);
     expect(rules).toContain('@typescript-eslint/no-explicit-any');
-    expect(rules).toContain('prettier/prettier');
+  });
+});
+
+describe('plain JavaScript files', () => {
+  it('are parsed without the TypeScript project service (it cost a cold lint ~5 s)', async () => {
+    const config: unknown = await new ESLint({ cwd: import.meta.dirname }).calculateConfigForFile(
+      'bin/rlm-studio.js',
+    );
+    expect(config).toMatchObject({
+      languageOptions: {
+        parserOptions: { projectService: false, project: false },
+        globals: { process: expect.anything() as unknown },
+      },
+    });
   });
 });
