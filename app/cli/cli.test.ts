@@ -25,6 +25,19 @@ describe('rlm-studio', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  it('keeps compiled modules in node_modules/.cache, not the shared temp folder', () => {
+    const result = spawnSync(process.execPath, [launcher, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
+    });
+    expect(result.status).toBe(0);
+    const cache = new URL('../../node_modules/.cache/rlm-studio/compile', import.meta.url).pathname;
+    expect(result.stderr).toContain(`[compile cache] resolved path ${cache}`);
+    expect(result.stderr).toMatch(
+      /\[compile cache\] reading cache from .* for \w+ file:\/\/.*\/app\/cli\/main\.ts/,
+    );
+  });
+
   it('rejects a bad port with a clear message and a non-zero exit', () => {
     const result = spawnSync(process.execPath, [launcher, 'serve', '--port', 'http'], {
       encoding: 'utf8',

@@ -1,17 +1,24 @@
 // An extraction worker thread: reads ranges of pages with pdf.js and sends back their text items.
 // It keeps each document it opened (by docId) so later ranges of the same paper skip the parse.
-import { parentPort } from 'node:worker_threads';
-import { openPdf, PdfReadError, type OpenPdf } from './pdf-reader.ts';
-import type { WorkerReply, WorkerRequest } from './worker-messages.ts';
+import { enableCompileCache } from 'node:module';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { OpenPdf } from './pdf-reader.ts';
+import type { ExtractWorkerData, WorkerReply, WorkerRequest } from './worker-messages.ts';
 
 const port = parentPort;
 if (!port) throw new Error('extract-worker.ts runs only as a worker thread');
+
+// pdf.js is imported once the compile cache is on, so that its modules load from the cache.
+const compileCacheDir = (workerData as ExtractWorkerData | undefined)?.compileCacheDir;
+if (compileCacheDir) enableCompileCache(compileCacheDir);
+const reader = import('./pdf-reader.ts');
 
 const open = new Map<number, Promise<OpenPdf>>();
 
 async function answer(
   request: Extract<WorkerRequest, { kind: 'readPages' }>,
 ): Promise<WorkerReply> {
+  const { openPdf, PdfReadError } = await reader;
   let pdf = open.get(request.docId);
   if (!pdf) {
     pdf = openPdf(request.data);

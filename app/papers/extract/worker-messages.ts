@@ -2,6 +2,11 @@
 // pages of one document; a worker keeps the documents it has opened until told to close them.
 import type { PdfReadFailure, RawPage, RawPdf } from './pdf-reader.ts';
 
+/** What a worker starts with: the module compile cache folder, when its parent uses one. */
+export interface ExtractWorkerData {
+  compileCacheDir: string | undefined;
+}
+
 export type WorkerRequest =
   | { kind: 'readPages'; jobId: number; docId: number; data: Uint8Array; from: number; to: number }
   | { kind: 'close'; docId: number };
