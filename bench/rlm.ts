@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeEngine } from '../app/host/index.ts';
+import { composeEngine } from '../host/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { fork } from 'node:child_process';
 import { cpuUse, peakRss } from './rss.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evidencePaper, type EvidencePaper, type EvidenceQuestion } from '../app/evidence/index.ts';
-import { composeEngine } from '../app/host/index.ts';
+import { composeEngine } from '../host/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { loadLocalModel, LoraPolicy } from '../training/engine/index.ts';
 import { mixSeed } from '../training/rl/grpo-step.ts';

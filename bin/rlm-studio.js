@@ -27,10 +27,4 @@ if (major < 24) {
 nodeModule.enableCompileCache(
   fileURLToPath(new URL('../node_modules/.cache/rlm-studio/compile', import.meta.url)),
 );
-// The composition root: training/ adds the local model engine (`local:` models, `generate`).
-const { installCliExtensions } = await import('../app/cli/index.ts');
-const { engineCliExtensions } = await import('../training/engine/cli.ts');
-const { rlCliExtensions } = await import('../training/rl/cli.ts');
-installCliExtensions(engineCliExtensions());
-installCliExtensions(rlCliExtensions());
-await import('../app/cli/main.ts');
+await import('../host/cli/main.ts');

@@ -14,7 +14,7 @@ import { loadEmbedder } from '../app/papers/embed/embedder.ts';
 import { writeTinyModel } from '../app/papers/embed/fixtures/tiny-model.ts';
 import { checkModelFolder, type ModelFolder } from '../app/papers/index.ts';
 import { createProvider } from '../app/models/index.ts';
-import { engineCliExtensions } from '../training/engine/cli.ts';
+import { inProcessLocalModels } from '../host/compose/local-models.ts';
 import { writeScriptedModel } from '../training/engine/scripted-model.test-support.ts';
 import { buildWithHarness } from './fixtures/build-with-harness.ts';
 import type * as HarnessModule from './fixtures/children-harness.ts';
@@ -43,17 +43,20 @@ afterAll(() => {
 
 describe('the child scripts beside the bundle', () => {
   it('are the bundles, run by the same binary', () => {
-    expect(harness.childScript(harness.embedChildNames)).toEqual({
+    expect(harness.embedChild.resolve()).toEqual({
       execPath: process.execPath,
       script: join(checkoutOut, 'embed-child.cjs'),
+      bundled: true,
     });
-    expect(harness.childScript(harness.trainJobNames)).toEqual({
+    expect(harness.trainJobChild.resolve()).toEqual({
       execPath: process.execPath,
       script: join(checkoutOut, 'train-job.cjs'),
+      bundled: true,
     });
-    expect(harness.childScript(harness.localModelNames)).toEqual({
+    expect(harness.localModelChild.resolve()).toEqual({
       execPath: process.execPath,
       script: join(checkoutOut, 'local-model.cjs'),
+      bundled: true,
     });
   });
 
@@ -61,7 +64,7 @@ describe('the child scripts beside the bundle', () => {
     const packedOut = join(dir, 'app', 'resources', 'app.asar', 'dist', 'electron');
     mkdirSync(packedOut, { recursive: true });
     writeFileSync(join(packedOut, 'embed-child.cjs'), '');
-    expect(harness.childScript(harness.embedChildNames, packedOut).script).toBe(
+    expect(harness.embedChild.in(packedOut).resolve().script).toBe(
       join(packedOut, 'embed-child.cjs'),
     );
   });
@@ -173,7 +176,7 @@ describe('the bundled local-model process', () => {
         env,
       });
       const local = await createProvider(`local:${path}`, {
-        factories: engineCliExtensions().providers,
+        factories: { local: inProcessLocalModels() },
         env,
       });
       const request = {

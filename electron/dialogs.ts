@@ -1,7 +1,7 @@
 // The engine's DialogService over Electron's native open dialog: maps the api's request
 // (directories, multiple, filters) onto showOpenDialog's options and its answer back.
 import type { CommandArgs } from '../app/api/index.ts';
-import type { DialogService } from '../app/host/index.ts';
+import type { DialogService } from '../host/index.ts';
 
 type OpenDialogProperty = 'openFile' | 'openDirectory' | 'multiSelections' | 'createDirectory';
 

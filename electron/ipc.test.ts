@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHost, type CommandHandlers, type Host } from '../app/host/index.ts';
+import { createHost, type CommandHandlers, type Host } from '../host/index.ts';
 import { commandNames, ipcChannels, type ApiEvent } from '../app/api/index.ts';
 import {
   bindHostToIpc,

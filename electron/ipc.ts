@@ -1,7 +1,7 @@
 // Binds the engine host to Electron IPC: requests come in on one invoke channel, events go out on
 // another. Only frames of the app's own pages reach the host; everything else is refused by name.
 import { ipcChannels, serializeError, type ResponseFrame } from '../app/api/index.ts';
-import type { Host } from '../app/host/index.ts';
+import type { Host } from '../host/index.ts';
 import { isAppUrl } from './origin.ts';
 
 /** The part of an IpcMainInvokeEvent the binding reads. */

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { VAULT_KEYS_FILE } from '../app/models/index.ts';
-import { contentSecurityPolicy } from '../app/serve/csp.ts';
+import { contentSecurityPolicy } from '../host/serve/csp.ts';
 import {
   createApiClient,
   createBridgeTransport,

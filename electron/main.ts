@@ -16,13 +16,12 @@ import {
 import {
   appVersion,
   composeEngine,
+  FileApiKeyVault,
   installSampleWorkspace,
   localModelProcesses,
+  openWorkspace,
   type Host,
-} from '../app/host/index.ts';
-import { FileApiKeyVault } from '../app/models/index.ts';
-import { openWorkspace } from '../app/store/index.ts';
-import { rayClusterBackend } from '../training/cluster/backend.ts';
+} from '../host/index.ts';
 import { relaunchArgs, workspaceFromArgv } from './args.ts';
 import { createDialogService } from './dialogs.ts';
 import { bindHostToIpc, type IpcBinding } from './ipc.ts';
@@ -131,8 +130,6 @@ function start(): void {
     dialogs,
     vault,
     providers: { local: localModels.factory },
-    // A composition root: the Train view's SkyRL export and Ray jobs come from training/cluster.
-    cluster: rayClusterBackend(),
   });
   const { host } = engine;
   installSampleWorkspace({

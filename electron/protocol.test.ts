@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../app/serve/csp.ts';
+import { contentSecurityPolicy } from '../host/serve/csp.ts';
 import {
   appSchemePrivileges,
   assertRendererBuilt,

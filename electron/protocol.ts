@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 // Deep import on purpose: app/serve/index.ts also pulls the HTTP/WebSocket server (ws) into main.
-import { contentSecurityPolicy } from '../app/serve/csp.ts';
+import { contentSecurityPolicy } from '../host/serve/csp.ts';
 import { appOrigin, appScheme, isAppUrl } from './origin.ts';
 
 /** Registered before `app.ready`: standard + secure make app:// behave like https for the page. */

@@ -132,7 +132,6 @@ describe('the interpreter files beside the bundle', () => {
   /** The interpreter's files when its repl/ folder and Pyodide are where these say. */
   const layout = (repl: string, pyodide: string) => ({
     entry: join(repl, 'interpreter.mjs'),
-    cancelWatch: join(repl, 'cancel-watch.mjs'),
     pythonDir: join(repl, 'python'),
     pyodideDir: pyodide,
     readable: [pyodide, repl],

@@ -4,7 +4,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ApiKeyVaultError, type ApiKeyVault } from '../app/models/index.ts';
+import { ApiKeyVaultError, type ApiKeyVault } from '../host/index.ts';
 
 /** The part of Electron's safeStorage this vault uses (tests pass a stand-in). */
 export interface SafeStorageLike {

@@ -153,7 +153,7 @@ describe('the engine children options', () => {
     });
     expect(options.trainJob).toMatchObject({
       format: 'cjs',
-      entryPoints: [join(root, 'training', 'rl', 'train-job-main.ts')],
+      entryPoints: [join(root, 'host', 'children', 'train-job-main.ts')],
       outfile: join(out, 'train-job.cjs'),
       external: ['@huggingface/transformers', 'webgpu'],
     });

@@ -2,8 +2,8 @@
 // and electron/preload.ts -> dist/electron/preload.cjs (sandboxed: it may require only 'electron'),
 // plus the Python REPL's interpreter process in dist/electron/repl/ (interpreter.mjs, its
 // cancel-watch.mjs worker and the python/ sources), which app/repl/interpreter-process.ts forks,
-// and the engine's other children beside main.cjs: embed-child.cjs (app/host/embedder-process.ts),
-// train-job.cjs (app/host/trainer-process.ts) and local-model.cjs (app/host/local-model-process.ts).
+// and the engine's other children beside main.cjs: embed-child.cjs, train-job.cjs and local-model.cjs
+// (each declared with defineChild beside its entry, app/children; their parents are in host/children).
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
@@ -155,11 +155,11 @@ export function electronBuildOptions(
       external: [...childExternals.embedChild],
       supported: { 'dynamic-import': false },
     },
-    // `train-job DIR` alone (training/rl/train-job-main.ts), not the whole CLI.
+    // `train-job DIR` alone (host/children/train-job-main.ts), not the whole CLI.
     trainJob: {
       ...common,
       ...nodeCjs,
-      entryPoints: [join(root, 'training', 'rl', 'train-job-main.ts')],
+      entryPoints: [join(root, 'host', 'children', 'train-job-main.ts')],
       outfile: join(outDir, 'train-job.cjs'),
       external: [...childExternals.trainJob],
       supported: { 'dynamic-import': false },

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeEngine } from '../app/host/index.ts';
+import { composeEngine } from '../host/index.ts';
 import { exportRuns } from '../app/runs-io/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 

@@ -1,16 +1,12 @@
 // Where the interpreter process's files are found and how it is started (flags, environment);
 // electron/repl-bundle.test.ts runs the bundled interpreter for real.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  interpreterEnv,
-  interpreterExecArgv,
-  interpreterFiles,
-  unpackedPath,
-} from './interpreter-files.ts';
+import { interpreterEnv, interpreterExecArgv, interpreterFiles } from './interpreter-files.ts';
+import { unpackedPath } from '../children/index.ts';
 
 const replDir = fileURLToPath(new URL('.', import.meta.url)).replace(/\/$/, '');
 
@@ -51,6 +47,9 @@ describe('unpackedPath', () => {
 
 describe('interpreterFiles', () => {
   const bundleDir = mkdtempSync(join(tmpdir(), 'rlm-interpreter-files-'));
+  // What scripts/build-electron.ts writes beside the bundle (only its presence matters here).
+  mkdirSync(join(bundleDir, 'repl'));
+  writeFileSync(join(bundleDir, 'repl', 'interpreter.mjs'), '');
   afterAll(() => {
     rmSync(bundleDir, { recursive: true, force: true });
   });
@@ -59,10 +58,9 @@ describe('interpreterFiles', () => {
     const files = interpreterFiles(replDir, '/deps/pyodide');
     expect(files).toEqual({
       entry: join(replDir, 'interpreter', 'main.ts'),
-      cancelWatch: join(replDir, 'interpreter', 'cancel-watch.ts'),
       pythonDir: join(replDir, 'python'),
       pyodideDir: '/deps/pyodide',
-      readable: ['/deps/pyodide', replDir],
+      readable: ['/deps/pyodide', replDir, join(replDir, '..', 'children')],
     });
   });
 
@@ -70,7 +68,6 @@ describe('interpreterFiles', () => {
     const files = interpreterFiles(bundleDir, '/deps/pyodide');
     expect(files).toEqual({
       entry: join(bundleDir, 'repl', 'interpreter.mjs'),
-      cancelWatch: join(bundleDir, 'repl', 'cancel-watch.mjs'),
       pythonDir: join(bundleDir, 'repl', 'python'),
       pyodideDir: '/deps/pyodide',
       readable: ['/deps/pyodide', join(bundleDir, 'repl')],

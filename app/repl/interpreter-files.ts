@@ -1,10 +1,16 @@
 // Where the interpreter process's files are (the source tree, or beside the desktop bundle and
 // unpacked from app.asar), and how it is started: its Node flags and its environment.
 // Invariant: the process may read only its own files and Pyodide.
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  ChildEntry,
+  defineChild,
+  runAsNodeEnv,
+  unpackedPath,
+  type ChildFiles,
+} from '../children/index.ts';
 
 // app/repl in the source tree; dist/electron when bundled into the desktop shell's main.cjs.
 const replDir = dirname(fileURLToPath(import.meta.url));
@@ -18,8 +24,6 @@ function pyodideDir(): string {
 export interface InterpreterFiles {
   /** The script forked: interpreter/main.ts here, or repl/interpreter.mjs beside the desktop bundle. */
   entry: string;
-  /** The worker that reads the cancel pipe. */
-  cancelWatch: string;
   /** runner.py, the guards and the built-ins. */
   pythonDir: string;
   pyodideDir: string;
@@ -27,14 +31,14 @@ export interface InterpreterFiles {
   readable: string[];
 }
 
-/**
- * The real path of a file inside a packaged app.asar: electron-builder unpacks what the interpreter
- * process reads (electron-builder.yml, asarUnpack) to app.asar.unpacked, because a child run as
- * Node under --permission must read plain files. Paths outside an app.asar come back unchanged.
- */
-export function unpackedPath(path: string): string {
-  return path.replace(/([\\/])app\.asar(?=[\\/]|$)/, '$1app.asar.unpacked');
-}
+const interpreterScripts: ChildFiles = {
+  source: './interpreter/main.ts',
+  bundled: 'repl/interpreter.mjs',
+  unpacked: true,
+};
+
+/** The interpreter process: interpreter/main.ts here, or repl/interpreter.mjs beside the bundle. */
+export const interpreterChild = defineChild(import.meta.url, interpreterScripts);
 
 /**
  * Where the interpreter's files are: the source tree when this module runs from app/repl, else the
@@ -45,22 +49,21 @@ export function interpreterFiles(
   dir: string = replDir,
   pyodide: string = pyodideDir(),
 ): InterpreterFiles {
-  const source = join(dir, 'interpreter', 'main.ts');
-  if (existsSync(source)) {
+  const entry = new ChildEntry(dir, interpreterScripts).resolve();
+  if (!entry.bundled) {
     return {
-      entry: source,
-      cancelWatch: join(dir, 'interpreter', 'cancel-watch.ts'),
+      entry: entry.script,
       pythonDir: join(dir, 'python'),
       pyodideDir: pyodide,
-      // main.ts imports its siblings (../protocol.ts, ../message-batch.ts) at run time.
-      readable: [pyodide, dir],
+      // main.ts imports its siblings (../protocol.ts, ../message-batch.ts) at run time, and
+      // app/children, which starts its cancel-pipe worker (bundled into interpreter.mjs otherwise).
+      readable: [pyodide, dir, join(dir, '..', 'children')],
     };
   }
-  const bundle = unpackedPath(join(dir, 'repl'));
+  const bundle = dirname(entry.script);
   const pyodideReal = unpackedPath(pyodide);
   return {
-    entry: join(bundle, 'interpreter.mjs'),
-    cancelWatch: join(bundle, 'cancel-watch.mjs'),
+    entry: entry.script,
     pythonDir: join(bundle, 'python'),
     pyodideDir: pyodideReal,
     readable: [pyodideReal, bundle],
@@ -71,11 +74,7 @@ export function interpreterFiles(
  * The interpreter process's whole environment: nothing from the host's, except that Electron's
  * binary (the execPath inside the desktop app) must be told to run as Node, not as a second app.
  */
-export function interpreterEnv(
-  versions: Readonly<Partial<Record<string, string>>> = process.versions,
-): Record<string, string> {
-  return versions.electron === undefined ? {} : { ELECTRON_RUN_AS_NODE: '1' };
-}
+export const interpreterEnv = runAsNodeEnv;
 
 /**
  * Node flags of the interpreter process: the permission model with reads limited to Pyodide and

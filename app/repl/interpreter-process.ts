@@ -1,9 +1,15 @@
 // The host's handle on one interpreter process: fork under Node's permission model, validate what
 // it sends, ping it while it works, and kill it when it stops answering. Invariant: `onExit` fires
 // exactly once per process, with the reason, whoever ended it.
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { ReplStartError } from './errors.ts';
-import { interpreterEnv, interpreterExecArgv, interpreterFiles } from './interpreter-files.ts';
+import { forkChild } from '../children/index.ts';
+import {
+  interpreterChild,
+  interpreterEnv,
+  interpreterExecArgv,
+  interpreterFiles,
+} from './interpreter-files.ts';
 import { MessageBatch } from './message-batch.ts';
 import {
   interpreterFrameSchema,
@@ -72,12 +78,11 @@ export class InterpreterProcess {
     const settings: InterpreterSettings = {
       pyodideDir: files.pyodideDir,
       pythonDir: files.pythonDir,
-      cancelWatch: files.cancelWatch,
       maxMemoryBytes: options.maxMemoryBytes,
       maxOutputChars: options.maxOutputChars,
       collectTimeoutMs: options.collectTimeoutMs,
     };
-    const child = fork(files.entry, [JSON.stringify(settings)], {
+    const child = forkChild(interpreterChild, [JSON.stringify(settings)], {
       execPath: options.nodePath,
       execArgv: interpreterExecArgv(files),
       env: interpreterEnv(),

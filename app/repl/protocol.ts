@@ -21,8 +21,6 @@ export type HostMessage =
 export interface InterpreterSettings {
   pyodideDir: string;
   pythonDir: string;
-  /** The cancel-pipe worker's script (interpreter/cancel-watch.ts, or its bundle). */
-  cancelWatch: string;
   maxMemoryBytes: number;
   maxOutputChars: number;
   collectTimeoutMs: number;

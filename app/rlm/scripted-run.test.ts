@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../api/index.ts';
-import { composeEngine, type Engine } from '../host/index.ts';
-import { openWorkspace, type Workspace } from '../store/index.ts';
+import { createProvider } from '../models/index.ts';
+import { PaperLibrary } from '../papers/index.ts';
+import { ReplSandbox } from '../repl/index.ts';
+import { openWorkspace, RunStore, type Workspace } from '../store/index.ts';
+import { RunService } from './service.ts';
 import { foldRun } from './tree.ts';
 
 const shared = new URL('../../../shared/data/papers/', import.meta.url).pathname;
@@ -14,12 +17,21 @@ const script = new URL('./fixtures/every-builtin.script.json', import.meta.url).
 
 let dir: string;
 let workspace: Workspace;
-let engine: Engine;
+let engine: { papers: PaperLibrary; runs: RunService; runStore: RunStore };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rlm-scripted-'));
   workspace = openWorkspace(dir);
-  engine = composeEngine({ workspace, shell: 'serve' });
+  // The engine's parts as host/compose/compose.ts wires them (app/ may not import host/).
+  const papers = new PaperLibrary(workspace.db);
+  const runStore = new RunStore(workspace.db);
+  const runs = new RunService({
+    papers,
+    store: runStore,
+    providers: (spec) => createProvider(spec),
+    sandbox: (callbacks) => ReplSandbox.start({ callbacks }),
+  });
+  engine = { papers, runs, runStore };
   const results = await engine.papers.importPaths('s2orc', [
     join(shared, '2020.acl-main.447_arXiv-1911.02782_S2ORC.pdf'),
     join(shared, 'papermage_2023.emnlp-demo.45.pdf'),
@@ -27,7 +39,8 @@ beforeAll(async () => {
   expect(results.every((result) => result.outcome === 'added')).toBe(true);
 }, 60_000);
 afterAll(async () => {
-  await engine.dispose();
+  await engine.runs.dispose();
+  await engine.papers.dispose();
   workspace.close();
   rmSync(dir, { recursive: true, force: true });
 });

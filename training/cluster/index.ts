@@ -16,3 +16,16 @@ export {
   type RayJobsOptions,
   type RayJobSubmission,
 } from './ray-jobs.ts';
+export {
+  rayClusterBackend,
+  type ClusterBackend,
+  type ClusterConnection,
+  type RayJobListing,
+  type RayJobsPort,
+} from './backend.ts';
+export {
+  ClusterExportError,
+  exportSkyRlJob,
+  type SkyRlExport,
+  type SkyRlExportResult,
+} from './export.ts';

@@ -5,7 +5,7 @@
 // per process; overlapping requests are batched by LocalProvider as in process. Exits when stdin
 // closes. No top-level await: the desktop bundle holds this process as CommonJS.
 import { createInterface } from 'node:readline';
-import { LocalModelRequest, type LocalModelReply } from '../../app/host/local-model-protocol.ts';
+import { LocalModelRequest, type LocalModelReply } from './local-model-protocol.ts';
 import type { Provider } from '../../app/models/index.ts';
 import { EngineError } from './errors.ts';
 import { localProviderFactory } from './local-provider-factory.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProvider, type Provider } from '../../app/models/index.ts';
-import { engineCliExtensions } from './cli.ts';
+import { localProviderFactory } from './local-provider-factory.ts';
 import {
   LOCAL_RLM_SCRIPT,
   runRlmOnScript,
@@ -21,7 +21,7 @@ const SCRIPT = LOCAL_RLM_SCRIPT;
 const { model } = writeScriptedModel(dir, SCRIPT);
 
 async function localProvider(): Promise<Provider> {
-  const { providers } = engineCliExtensions();
+  const providers = { local: localProviderFactory() };
   return createProvider(`local:${model}`, {
     factories: providers,
     env: { RLM_STUDIO_BACKEND: 'wasm' },
@@ -72,7 +72,7 @@ describe('local: provider', () => {
   });
 
   it('names a missing model file', async () => {
-    const { providers } = engineCliExtensions();
+    const providers = { local: localProviderFactory() };
     await expect(
       createProvider(`local:${join(dir, 'nope.bin')}`, {
         factories: providers,

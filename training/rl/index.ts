@@ -52,3 +52,12 @@ export {
   type TeacherRun,
 } from './sft.ts';
 export { finalAnswer, rlmEnvironment, type RlmEnvironmentOptions } from './rlm-rollouts.ts';
+export {
+  judgeProvider,
+  runLocalJob,
+  type LocalJobOptions,
+  type OpenRolloutEngine,
+  type RolloutEngine,
+} from './local-job.ts';
+export { parseTrainerStart, TrainerStart, TrainerStartError } from './trainer-start.ts';
+export { TablePolicy, TOY_MODEL, toyEnvironment, toyQuestions } from './toy-task.ts';

@@ -10,6 +10,7 @@ import { RunStore } from '../../app/store/index.ts';
 import { STORIES260K } from '../engine/stories.test-support.ts';
 import { JobFiles } from './job-files.ts';
 import { judgeProvider, runLocalJob } from './local-job.ts';
+import { testRolloutEngine } from './rollout-engine.test-support.ts';
 import { sendOpenAIStream, startFakeServer } from '../../app/models/fake-servers.test-support.ts';
 import type { Provider } from '../../app/models/index.ts';
 
@@ -58,7 +59,11 @@ describe('runLocalJob', () => {
       checkpointEvery: 1,
       learningRate: 1e-3,
     });
-    const result = await runLocalJob({ config, dir: join(dir, 'job') });
+    const result = await runLocalJob({
+      config,
+      dir: join(dir, 'job'),
+      openEngine: testRolloutEngine,
+    });
     expect(result.steps).toBe(1);
     const [metrics] = result.metrics;
     expect(metrics?.groups[0]?.rollouts).toHaveLength(2);

@@ -1,7 +1,8 @@
 // A GRPO job on a real local model: questions from an evidence dataset, rollouts as ordinary runs
 // of the job's workspace sampled from the policy as it is now (its LoRA merged into the weights
 // after every step; each rollout with its own seed), rewards from app/evidence, the policy
-// trained through the engine.
+// trained through the engine. The engine the rollouts run on (papers, runs, the REPL) is composed by
+// whoever starts the job (host/cli/train-job-command.ts), which hands its opener in.
 import type { StepMetrics, TrainConfig } from '../../app/api/index.ts';
 import {
   loadDataset,
@@ -9,10 +10,11 @@ import {
   paperLookup,
   RubricJudge,
 } from '../../app/evidence/index.ts';
-import { composeEngine } from '../../app/host/index.ts';
-import type { TrainerStart } from '../../app/host/trainer-start.ts';
-import { createProvider, type Provider } from '../../app/models/index.ts';
-import { openWorkspace } from '../../app/store/index.ts';
+import type { TrainerStart } from './trainer-start.ts';
+import { createProvider, type Provider, type ProviderFactory } from '../../app/models/index.ts';
+import type { PaperLibrary } from '../../app/papers/index.ts';
+import type { RunService } from '../../app/rlm/index.ts';
+import { openWorkspace, type RunStore, type Workspace } from '../../app/store/index.ts';
 import { loadLocalModel, LoraPolicy } from '../engine/index.ts';
 import {
   adaptersOf,
@@ -24,8 +26,25 @@ import {
 import { rlmEnvironment } from './rlm-rollouts.ts';
 import { runGrpoJob, TrainingInputError, type TrainJobResult } from './trainer.ts';
 
+/** What a job's rollouts run on: the engine over the job's workspace. */
+export interface RolloutEngine {
+  papers: PaperLibrary;
+  runs: RunService;
+  runStore: RunStore;
+  /** Makes a provider from a spec, as runs do (the judge's, when it names no saved endpoint). */
+  providers: (spec: string) => Provider | Promise<Provider>;
+  dispose(): Promise<void>;
+}
+
+/** Composes the engine over a workspace, with extra model schemes (the policy's). */
+export type OpenRolloutEngine = (
+  workspace: Workspace,
+  providers: Readonly<Record<string, ProviderFactory>>,
+) => RolloutEngine;
+
 export interface LocalJobOptions {
   config: TrainConfig;
+  openEngine: OpenRolloutEngine;
   dir: string;
   signal?: AbortSignal;
   onStep?: (metrics: StepMetrics) => void;
@@ -69,10 +88,8 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
   const sampler = await policySampler(local, adaptersOf(policy), lora, sampling);
 
   const workspace = openWorkspace(config.workspace);
-  const engine = composeEngine({
-    workspace,
-    shell: 'serve',
-    providers: { policy: (target) => sampler.provider(target) },
+  const engine = options.openEngine(workspace, {
+    policy: (target) => sampler.provider(target),
   });
   try {
     const dataset = await loadDataset(config.dataset.path, config.dataset.format, {

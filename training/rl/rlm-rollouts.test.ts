@@ -5,23 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { evidencePaper, type EvidenceQuestion } from '../../app/evidence/index.ts';
-import { composeEngine, type Engine } from '../../app/host/index.ts';
 import { fakeSandbox } from '../../app/rlm/fake-sandbox.test-helper.ts';
 import { openWorkspace, type Workspace } from '../../app/store/index.ts';
+import type { RolloutEngine } from './local-job.ts';
+import { testRolloutEngine } from './rollout-engine.test-support.ts';
 import { finalAnswer, rlmEnvironment } from './rlm-rollouts.ts';
 
 let dir: string;
 let workspace: Workspace;
-let engine: Engine;
+let engine: RolloutEngine;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rlm-rollouts-'));
   workspace = openWorkspace(join(dir, 'ws'));
-  engine = composeEngine({
-    workspace,
-    shell: 'serve',
-    sandbox: (callbacks) => Promise.resolve(fakeSandbox(callbacks)),
-  });
+  engine = testRolloutEngine(workspace, {}, (callbacks) => Promise.resolve(fakeSandbox(callbacks)));
   const paper = {
     title: 'Encoders',
     abstract: 'We compare encoders.',

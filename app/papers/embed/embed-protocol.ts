@@ -1,6 +1,13 @@
 // The messages between the engine and its embedding process (one JSON object a line on stdio),
 // validated where they enter either side. Vectors travel as base64 float32.
 import { z } from 'zod';
+import { defineChild } from '../../children/index.ts';
+
+/** The embedding process: embed-child.ts, or embed-child.cjs beside the desktop bundle. */
+export const embedChild = defineChild(import.meta.url, {
+  source: './embed-child.ts',
+  bundled: 'embed-child.cjs',
+});
 
 const ModelFolderMessage = z.object({
   path: z.string(),

@@ -10,6 +10,12 @@ export {
 // Not loadEmbedder or knownModelType: they import transformers.js, which only the embedding
 // process (embed-child.ts, spawned by app/host) may load.
 export type { Embedder, EmbedderLoader } from './embedder.ts';
-export { EmbedRequest, EmbedReply, decodeVector, encodeVector } from './embed-protocol.ts';
+export {
+  EmbedRequest,
+  EmbedReply,
+  decodeVector,
+  embedChild,
+  encodeVector,
+} from './embed-protocol.ts';
 export { EmbeddingCache, textHash } from './embedding-cache.ts';
 export { EmbeddingMaps, type EmbeddingMapsOptions } from './embedding-map.ts';

@@ -1,10 +1,9 @@
 // A pool of extraction worker threads (one per core by default). A paper is read in ranges of
 // pages that any worker may take, so one long paper keeps every core busy; the ranges are then
 // laid out in this thread. A crashed worker fails only its job and is replaced; dispose() ends all.
-import { existsSync } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { defineChild, startWorker } from '../../children/index.ts';
 import {
   checkPdfBytes,
   extractionFromRaw,
@@ -44,16 +43,17 @@ class ReadFailure extends Error {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: ReturnType<typeof startWorker>;
   job: Job | null;
   docs: Set<number>;
 }
 
 /** The worker's source when run from the tree (Node 24 strips its types), else the bundled copy. */
-function workerUrl(): URL {
-  const source = new URL('./extract-worker.ts', import.meta.url);
-  return existsSync(source) ? source : new URL('./extract-worker.cjs', import.meta.url);
-}
+/** The extraction worker: extract-worker.ts here, or extract-worker.cjs beside the desktop bundle. */
+const extractWorker = defineChild(import.meta.url, {
+  source: './extract-worker.ts',
+  bundled: 'extract-worker.cjs',
+});
 
 export class ExtractionPool {
   readonly size: number;
@@ -140,7 +140,7 @@ export class ExtractionPool {
     // A worker does not inherit this thread's module compile cache (bin/rlm-studio.js): handing it
     // the folder halves its start (pdf.js compiled from the cache, ~150 -> ~75 ms).
     const workerData: ExtractWorkerData = { compileCacheDir: getCompileCacheDir() };
-    const worker = new Worker(workerUrl(), { resourceLimits: workerResourceLimits, workerData });
+    const worker = startWorker(extractWorker, { resourceLimits: workerResourceLimits, workerData });
     const slot: Slot = { worker, job: null, docs: new Set() };
     worker.on('message', (reply: WorkerReply) => {
       const job = slot.job;

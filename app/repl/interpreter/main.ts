@@ -1,7 +1,6 @@
 // Entry of the interpreter process (forked by ReplSandbox under Node's permission model): one
 // Pyodide hosting many agents. It answers the host's messages; model code never sees this file.
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { defineChild, startWorker } from '../../children/index.ts';
 import type { HostMessage, InterpreterMessage, InterpreterSettings } from '../protocol.ts';
 import { MessageBatch } from '../message-batch.ts';
 import { boot, type Interpreter, type PyAgent } from './boot.ts';
@@ -25,7 +24,12 @@ function fatal(message: string): never {
 }
 
 const cancelSlots = new Int32Array(new SharedArrayBuffer(4 * 1024));
-const cancelWatch = new Worker(pathToFileURL(settings.cancelWatch), {
+/** The cancel pipe's reader: cancel-watch.ts here, or cancel-watch.mjs beside interpreter.mjs. */
+const cancelWatchChild = defineChild(import.meta.url, {
+  source: './cancel-watch.ts',
+  bundled: 'cancel-watch.mjs',
+});
+const cancelWatch = startWorker(cancelWatchChild, {
   workerData: { slots: cancelSlots.buffer },
 });
 cancelWatch.unref();

@@ -1,0 +1,140 @@
+// `rlm-studio ingest`, `papers` and `paper`: build paper sets from PDFs and QASPER JSON, list
+// them, and print the text the REPL sees.
+import { Command } from 'commander';
+import type { IngestResult } from '../../app/api/index.ts';
+import { PaperLibrary } from '../../app/papers/index.ts';
+import { openWorkspace } from '../../app/store/index.ts';
+import { workspaceOption, type GlobalOptions } from './options.ts';
+import { progressBar, silentProgress } from './progress.ts';
+
+async function withLibrary<T>(
+  command: Command,
+  work: (library: PaperLibrary) => Promise<T> | T,
+): Promise<T> {
+  const workspace = openWorkspace(workspaceOption(command.optsWithGlobals<GlobalOptions>()));
+  const library = new PaperLibrary(workspace.db);
+  try {
+    return await work(library);
+  } finally {
+    await library.dispose();
+    workspace.close();
+  }
+}
+
+function describe(result: IngestResult): string {
+  switch (result.outcome) {
+    case 'added':
+      return `added      ${result.paperId ?? ''}  ${result.input}`;
+    case 'duplicate':
+      return `duplicate  ${result.paperId ?? ''}  ${result.input} (already in the set)`;
+    case 'failed':
+      return `FAILED     ${result.input}: ${result.error?.name ?? 'Error'}: ${result.error?.message ?? ''}`;
+  }
+}
+
+export function ingestCommand(): Command {
+  return new Command('ingest')
+    .description('add PDFs, folders of PDFs and QASPER JSON files to a paper set')
+    .argument('<inputs...>', 'PDF files, folders (searched recursively) or QASPER .json files')
+    .requiredOption('--set <name>', 'the paper set to add them to (created if new)')
+    .option('--json', 'print one JSON object {set, results} instead of prose')
+    .action(
+      async (inputs: string[], options: { set: string; json?: boolean }, command: Command) => {
+        const results = await withLibrary(command, async (library) => {
+          const bar = options.json ? silentProgress : progressBar();
+          const started = performance.now();
+          const all = await library.importPaths(options.set, inputs, (result, done, total) => {
+            bar.update(done, total, result.input);
+          });
+          bar.finish();
+          if (!options.json) {
+            for (const result of all) console.log(describe(result));
+            const added = all.filter((r) => r.outcome === 'added').length;
+            const failed = all.filter((r) => r.outcome === 'failed').length;
+            console.log(
+              `${added} added, ${all.length - added - failed} duplicate, ${failed} failed in ${((performance.now() - started) / 1000).toFixed(1)} s (set '${options.set}')`,
+            );
+          }
+          return all;
+        });
+        if (options.json) console.log(JSON.stringify({ set: options.set, results }));
+        if (results.some((result) => result.outcome === 'failed')) process.exitCode = 2;
+      },
+    );
+}
+
+export function papersCommand(): Command {
+  return new Command('papers')
+    .description('list the paper sets, or the papers of one set')
+    .argument('[set]', 'the paper set to list')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (set: string | undefined, options: { json?: boolean }, command: Command) => {
+      await withLibrary(command, (library) => {
+        if (set === undefined) {
+          const sets = library.sets();
+          if (options.json) console.log(JSON.stringify({ sets }));
+          else if (sets.length === 0)
+            console.log('No paper sets yet: add one with `rlm-studio ingest FILES --set NAME`.');
+          else
+            for (const s of sets)
+              console.log(
+                `${s.name}\t${s.papers} papers\t${s.pages} pages\t${s.words} words\t${s.failures} failed`,
+              );
+          return;
+        }
+        const listing = library.papers(set);
+        if (options.json) {
+          console.log(
+            JSON.stringify({ set: listing.set, papers: listing.papers, errors: listing.failures }),
+          );
+          return;
+        }
+        console.log('id\ttitle\tpages\twords\tsections');
+        for (const paper of listing.papers) {
+          console.log(
+            `${paper.id}\t${paper.title}\t${paper.pages}\t${paper.words}\t${paper.sections}`,
+          );
+        }
+        for (const failure of listing.failures)
+          console.log(
+            `error\t${failure.input}\t${failure.error?.name ?? ''}: ${failure.error?.message ?? ''}`,
+          );
+      });
+    });
+}
+
+export function paperCommand(): Command {
+  return new Command('paper')
+    .description('show one paper of a set')
+    .argument('<set>', 'the paper set')
+    .argument('<id>', 'the paper id (see `rlm-studio papers SET`)')
+    .option('--text', 'print the text the REPL sees (### PAPER header, abstract, full text)')
+    .option('--json', 'print the paper as JSON')
+    .action(
+      async (
+        set: string,
+        id: string,
+        options: { text?: boolean; json?: boolean },
+        command: Command,
+      ) => {
+        await withLibrary(command, (library) => {
+          const paper = library.paper(set, id);
+          if (options.text) {
+            process.stdout.write(
+              paper.contextText.endsWith('\n') ? paper.contextText : `${paper.contextText}\n`,
+            );
+          } else if (options.json) {
+            console.log(JSON.stringify(paper));
+          } else {
+            console.log(`${paper.id}: ${paper.title}`);
+            console.log(`authors: ${paper.authors.join(', ') || '(not found)'}`);
+            console.log(`${paper.pages} pages, ${paper.words} words, ${paper.sections} sections`);
+            for (const section of paper.sectionList)
+              console.log(
+                `${'  '.repeat(section.level)}${section.title}${section.references ? ' [references]' : ''}`,
+              );
+          }
+        });
+      },
+    );
+}

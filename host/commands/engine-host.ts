@@ -1,0 +1,163 @@
+// Wires the engine's services into command handlers. The composition roots (the CLI's serve
+// command, Electron's main process) call this with what their shell can offer.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AppInfo, type CommandArgs, type CommandResponse } from '../../app/api/index.ts';
+import { FileApiKeyVault, type ApiKeyVault } from '../../app/models/index.ts';
+import {
+  checkModelFolder,
+  EmbeddingMaps,
+  SetMaps,
+  SetSearch,
+  type ModelTypeCheck,
+  type PaperLibrary,
+} from '../../app/papers/index.ts';
+import { knownModelTypeInProcess, loadEmbedderInProcess } from '../children/embedder-process.ts';
+import type { EvalService } from '../../app/evidence/index.ts';
+import type { RunService } from '../../app/rlm/index.ts';
+import { RunStore, schemaVersion, type EvalStore, type Workspace } from '../../app/store/index.ts';
+import type { ClusterBackend } from '../../training/cluster/index.ts';
+import { clusterHandlers } from './cluster-handlers.ts';
+import { endpointHandlers } from './endpoints-handlers.ts';
+import { evalHandlers } from './evals-handlers.ts';
+import { paperHandlers } from './papers-handlers.ts';
+import { runHandlers, runTextAnswers } from './runs-handlers.ts';
+import { createHost, type Host } from './command-host.ts';
+import { trainingHandlers, type TrainingHandlers } from './training-handlers.ts';
+
+export class NativeDialogUnavailableError extends Error {
+  override readonly name = 'NativeDialogUnavailableError';
+  constructor() {
+    super(
+      'Native file dialogs exist only in the desktop app; in the browser, drop files on the view or use its file picker',
+    );
+  }
+}
+
+export interface DialogService {
+  openPaths(options: CommandArgs<'dialog.openPaths'>): Promise<CommandResponse<'dialog.openPaths'>>;
+}
+
+export interface EngineOptions {
+  workspace: Workspace;
+  shell: AppInfo['shell'];
+  papers: PaperLibrary;
+  /** Runs RLMs (models and the REPL are wired by the composition root: see compose.ts). */
+  runs: RunService;
+  /** Batch evaluations (app/evidence) over the same runs and store. */
+  evals: EvalService;
+  evalStore: EvalStore;
+  /** The store the run service writes to (one store, one write queue); a new one if absent. */
+  runStore?: RunStore | undefined;
+  dialogs?: DialogService | undefined;
+  /** Where model endpoint keys are kept (the desktop app passes the OS keychain's). */
+  vault?: ApiKeyVault | undefined;
+  /** The training jobs' handlers (compose.ts builds them with the trainer launcher). */
+  training?: TrainingHandlers | undefined;
+  /** SkyRL export and Ray jobs (training/cluster, given by the composition root). */
+  cluster?: ClusterBackend | undefined;
+  now?: () => number;
+  /** Sentence embeddings for the map (the composition root disposes them); a new one if absent. */
+  embeddings?: EmbeddingMaps | undefined;
+  /** Whether transformers.js knows a model type; asks the embedding process if absent. */
+  knownModelType?: ModelTypeCheck | undefined;
+}
+
+/** Where a workspace keeps its passage embeddings, one file per model. */
+export function embeddingsDir(workspace: Workspace): string {
+  return join(workspace.dir, 'embeddings');
+}
+
+export function appVersion(): string {
+  const manifest = JSON.parse(
+    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+  ) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+export function createEngineHost(options: EngineOptions): Host {
+  const { workspace, shell, dialogs } = options;
+  const now = options.now ?? Date.now;
+  const version = appVersion();
+  const { papers } = options;
+  const search = new SetSearch(papers);
+  const knownModelType = options.knownModelType ?? knownModelTypeInProcess;
+  const maps = new SetMaps(
+    search,
+    options.embeddings ??
+      new EmbeddingMaps({ cacheDir: embeddingsDir(workspace), load: loadEmbedderInProcess }),
+  );
+  const runStore = options.runStore ?? new RunStore(workspace.db);
+  const host: Host = createHost(
+    {
+      ...paperHandlers(
+        papers,
+        search,
+        (event) => {
+          host.emit(event);
+        },
+        now,
+        { maps, embeddingModel: () => workspace.settings.get().embeddingModel },
+      ),
+      ...runHandlers(
+        options.runs,
+        runStore,
+        (event) => {
+          host.emit(event);
+        },
+        now,
+        options.evalStore,
+      ),
+      ...evalHandlers(options.evals, options.evalStore, (event) => {
+        host.emit(event);
+      }),
+      ...endpointHandlers(
+        workspace,
+        (event) => {
+          host.emit(event);
+        },
+        now,
+        { vault: options.vault },
+      ),
+      ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),
+      ...clusterHandlers({
+        workspace,
+        vault: options.vault ?? new FileApiKeyVault(workspace.dir),
+        papers,
+        backend: options.cluster,
+        emit: (event) => {
+          host.emit(event);
+        },
+        now,
+      }),
+      'app.info': () => ({
+        name: 'RLM Studio',
+        version,
+        workspace: workspace.dir,
+        shell,
+        platform: process.platform,
+        capabilities: { nativeDialogs: dialogs !== undefined },
+        schemaVersion: schemaVersion(workspace.db),
+      }),
+      'app.ping': ({ message }) => ({ message, receivedAt: now() }),
+      'settings.get': () => workspace.settings.get(),
+      'settings.update': async (patch) => {
+        // A folder is saved only once it is one: the named error tells the user what is wrong.
+        if (typeof patch.embeddingModel === 'string') {
+          await checkModelFolder(patch.embeddingModel, knownModelType);
+        }
+        const settings = workspace.settings.update(patch);
+        host.emit({ kind: 'settings.changed', at: now(), settings });
+        return settings;
+      },
+      'dialog.openPaths': async (request) => {
+        if (!dialogs) throw new NativeDialogUnavailableError();
+        return dialogs.openPaths(request);
+      },
+    },
+    runTextAnswers(runStore),
+  );
+  return host;
+}
