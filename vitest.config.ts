@@ -8,7 +8,10 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{app,training,host,electron,renderer,scripts}/**/*.test.{ts,tsx}', '*.test.ts'],
+          include: [
+            '{app,training,host,electron,renderer,scripts}/**/*.test.{ts,tsx}',
+            '*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
         },

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeEngine } from '../host/index.ts';
-import { exportRuns } from '../app/runs-io/index.ts';
+import { exportRuns } from '../app/store/run-logs/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 
 const papersDir = 'assets/sample-papers';

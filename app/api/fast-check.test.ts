@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { syntheticRunEvents } from '../runs-io/synthetic.ts';
+import { syntheticRunEvents } from '../store/run-logs/synthetic-run.ts';
 import { commandNames, commands } from './commands.ts';
 import { ApiValidationError } from './errors.ts';
 import { ApiEvent } from './events.ts';

@@ -4,7 +4,6 @@ export * from './commands.ts';
 export * from './events.ts';
 export * from './papers.ts';
 export * from './runs.ts';
-export * from './run-tree.ts';
 export * from './settings-endpoints.ts';
 export * from './evals.ts';
 export * from './training.ts';
@@ -21,7 +20,3 @@ export {
   type Transport,
   type Unsubscribe,
 } from './client.ts';
-export * from './agent-tree.ts';
-export * from './tree-search.ts';
-export * from './subtree-export.ts';
-export * from './run-compare.ts';

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaperLibrary } from '../papers/index.ts';
 import { openWorkspace, type Workspace } from '../store/index.ts';
 import { paperLookup } from './load.ts';
-import { parseOurDataset, toOurRow } from './ours-format.ts';
+import { parseOurDataset, toOurRow } from './studio-dataset.ts';
 import { evidencePaper } from './paper-text.ts';
 import { parseQasperDataset } from './qasper-dataset.ts';
 import { mostSimilarPapers } from './similar-papers.ts';
-import { parseSkyrlDataset, questionFromPrompt, toSkyrlRow } from './skyrl-format.ts';
+import { parseSkyrlDataset, questionFromPrompt, toSkyrlRow } from './skyrl-dataset.ts';
 
 const qasperSubset = new URL(
   '../../../shared/data/qasper/qasper_test_v0.3_subset_papers_with_pdf.json',

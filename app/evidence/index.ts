@@ -3,7 +3,7 @@
 export * from './question.ts';
 export * from './errors.ts';
 export { parseJsonLines, describeZodIssue } from './json-lines.ts';
-export { parseOurDataset, toOurRow, OurRow } from './ours-format.ts';
+export { parseOurDataset, toOurRow, OurRow } from './studio-dataset.ts';
 export {
   parseSkyrlDataset,
   toSkyrlRow,
@@ -12,7 +12,7 @@ export {
   splitSkyrlPaper,
   questionFromPrompt,
   SkyrlRow,
-} from './skyrl-format.ts';
+} from './skyrl-dataset.ts';
 export { parseQasperDataset, qasperJson, type QasperOptions } from './qasper-dataset.ts';
 export { mostSimilarPapers } from './similar-papers.ts';
 export { readTar, TarFormatError } from './tar-archive.ts';

@@ -8,7 +8,7 @@ import {
   DatasetPapersMissingError,
   UnknownDatasetFormatError,
 } from './errors.ts';
-import { parseOurDataset } from './ours-format.ts';
+import { parseOurDataset } from './studio-dataset.ts';
 import { evidencePaper } from './paper-text.ts';
 import { parseQasperDataset, type QasperOptions } from './qasper-dataset.ts';
 import {
@@ -18,7 +18,7 @@ import {
   type EvidencePaper,
   type EvidenceQuestion,
 } from './question.ts';
-import { parseSkyrlDataset } from './skyrl-format.ts';
+import { parseSkyrlDataset } from './skyrl-dataset.ts';
 
 export function isDatasetFormat(format: string): format is DatasetFormat {
   return (datasetFormats as readonly string[]).includes(format);

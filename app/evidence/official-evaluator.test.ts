@@ -12,7 +12,7 @@ import { parseQasperDataset } from './qasper-dataset.ts';
 import type { EvidenceDataset, EvidenceSpan } from './question.ts';
 import { scoreDataset } from './score.ts';
 import { readTar } from './tar-archive.ts';
-import { mulberry32 } from '../util/mulberry32.ts';
+import { mulberry32 } from '../random/mulberry32.ts';
 
 const tarball = new URL(
   '../../../shared/data/qasper/qasper-test-and-evaluator-v0.3.tgz',

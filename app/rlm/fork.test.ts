@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { foldRun } from '../api/index.ts';
+import { foldRun } from '../run-log/index.ts';
 import { ScriptedProvider } from '../models/index.ts';
 import type { CompletionRequest, Provider } from '../models/provider.ts';
 import type { PaperLibrary } from '../papers/index.ts';

@@ -25,15 +25,6 @@ export {
   PromptTemplateError,
   type PromptStyle,
 } from './prompts.ts';
-export {
-  foldRun,
-  applyRunEvent,
-  emptyRunView,
-  type RunView,
-  type AgentNode,
-  type TurnView,
-  type AgentState,
-} from './tree.ts';
 export type { RunContext, AgentSandbox } from './run-context.ts';
 export {
   RunService,

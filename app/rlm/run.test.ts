@@ -6,7 +6,7 @@ import type { Completion, CompletionRequest, Provider } from '../models/provider
 import type { ReplCallbacks } from '../repl/types.ts';
 import { fakeSandbox } from './fake-sandbox.test-helper.ts';
 import { RlmRun, type RunOptions } from './run.ts';
-import { foldRun } from './tree.ts';
+import { foldRun } from '../run-log/index.ts';
 
 const repl = (command: unknown) => '```repl\n' + JSON.stringify(command) + '\n```';
 

@@ -10,7 +10,7 @@ import { PaperLibrary } from '../papers/index.ts';
 import { ReplSandbox } from '../repl/index.ts';
 import { openWorkspace, RunStore, type Workspace } from '../store/index.ts';
 import { RunService } from './service.ts';
-import { foldRun } from './tree.ts';
+import { foldRun } from '../run-log/index.ts';
 
 const shared = new URL('../../../shared/data/papers/', import.meta.url).pathname;
 const script = new URL('./fixtures/every-builtin.script.json', import.meta.url).pathname;

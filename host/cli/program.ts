@@ -7,7 +7,7 @@ import { runCommand } from './run-command.ts';
 import { scoreCommand } from './score-command.ts';
 import { evalCommand } from './eval-command.ts';
 import { convertCommand } from './convert-command.ts';
-import { exportCommand, importCommand, syntheticCommand } from './runs-io-commands.ts';
+import { exportCommand, importCommand, syntheticCommand } from './run-log-commands.ts';
 import { serveCommand } from './serve-command.ts';
 import { generateCommand } from './generate-command.ts';
 import { trainJobCommand } from './train-job-command.ts';

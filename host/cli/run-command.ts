@@ -2,7 +2,7 @@
 // event stream as JSON lines (--json; the last line is the run.finished event).
 import { Command, InvalidArgumentError } from 'commander';
 import type { RunEvent } from '../../app/api/index.ts';
-import { applyRunEvent, emptyRunView } from '../../app/rlm/index.ts';
+import { applyRunEvent, emptyRunView } from '../../app/run-log/index.ts';
 import { renderTree } from './tree-view.ts';
 import { openEngine } from './engine.ts';
 import type { GlobalOptions } from './options.ts';

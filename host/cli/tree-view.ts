@@ -1,5 +1,5 @@
 // A compact live view of a run's agent tree for a terminal: one line per agent, indented by depth.
-import type { AgentNode, RunView } from '../../app/rlm/index.ts';
+import type { AgentNode, RunView } from '../../app/run-log/index.ts';
 
 const marks: Record<AgentNode['state'], string> = {
   running: '…',

@@ -1,4 +1,4 @@
-// The runs commands of app/api, answered by app/rlm's RunService, the run store and app/runs-io;
+// The runs commands of app/api, answered by app/rlm's RunService, the run store and app/store/run-logs;
 // every event of every run is forwarded to the front ends as runs.event, and imports and deletes
 // as runs.changed.
 import type { ApiEvent, CommandArgs, CommandResponse } from '../../app/api/index.ts';
@@ -8,7 +8,7 @@ import {
   importRunLog,
   storeSyntheticRun,
   streamSyntheticRun,
-} from '../../app/runs-io/index.ts';
+} from '../../app/store/run-logs/index.ts';
 import type { EvalStore, RunStore } from '../../app/store/index.ts';
 import type { TextAnswers } from './command-host.ts';
 

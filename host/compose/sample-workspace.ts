@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ApiEvent } from '../../app/api/index.ts';
 import type { PaperLibrary } from '../../app/papers/index.ts';
-import { importRunLog } from '../../app/runs-io/index.ts';
+import { importRunLog } from '../../app/store/run-logs/index.ts';
 import { hasMarker, setMarker, type RunStore, type Workspace } from '../../app/store/index.ts';
 
 export const sampleSetName = 'sample';

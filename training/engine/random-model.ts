@@ -2,7 +2,7 @@
 // reproducible, weights scaled like an initialised network so activations stay finite.
 import type { DecoderConfig } from './model-config.ts';
 import type { DecoderModel, LayerWeights } from './weights.ts';
-import { mulberry32 } from '../../app/util/mulberry32.ts';
+import { mulberry32 } from '../../app/random/mulberry32.ts';
 
 /** Seeded numbers in [0, 1) for test weights. */
 export const seededUniform = mulberry32;

@@ -4,7 +4,7 @@
 // an agent together weigh as much as the agent itself.
 
 import type { ChildWeighting } from '../../app/api/index.ts';
-import { mulberry32 } from '../../app/util/mulberry32.ts';
+import { mulberry32 } from '../../app/random/mulberry32.ts';
 
 export type { ChildWeighting };
 

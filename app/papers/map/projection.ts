@@ -2,7 +2,7 @@
 // computed as Xc^T (Xc v) with the centring folded in. Deterministic: a seeded start vector and a
 // sign convention (largest entry positive), so the same input always gives the same picture.
 import type { SparseVector } from './tfidf.ts';
-import { mulberry32 } from '../../util/mulberry32.ts';
+import { mulberry32 } from '../../random/mulberry32.ts';
 
 const MAX_ITERATIONS = 300;
 /** 1 - |cos| between iterates; 1e-8 is an angle of about 1e-4 rad, far below a pixel. */

@@ -2,7 +2,7 @@
 // 10-paper set for an exact hit). Not a test: timings are reported, never asserted here.
 // Keywords are picked deterministically from the texts, so runs on the same set are comparable.
 import { KeywordIndex, paperEntries, type PaperTexts } from './keyword.ts';
-import { mulberry32 } from '../../util/mulberry32.ts';
+import { mulberry32 } from '../../random/mulberry32.ts';
 
 export interface KeywordBenchResult {
   /** Median ms of one search whose keyword occurs exactly, on an index already built. */

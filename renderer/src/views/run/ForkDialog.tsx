@@ -3,7 +3,7 @@
 // state from the earlier turns; the new run opens here, linked to its parent.
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
-import type { AgentNode, TurnView } from '../../../../app/api/index.ts';
+import type { AgentNode, TurnView } from '../../../../app/run-log/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
 import { runHref } from './route.ts';

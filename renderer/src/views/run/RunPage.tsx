@@ -11,12 +11,8 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { Link, useNavigate } from 'react-router';
-import {
-  searchTree,
-  type AgentNode,
-  type RunSummaryPayload,
-  type TurnView,
-} from '../../../../app/api/index.ts';
+import { type RunSummaryPayload } from '../../../../app/api/index.ts';
+import { searchTree, type AgentNode, type TurnView } from '../../../../app/run-log/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { formatCost, formatDuration, formatTokens } from './agent-summary.ts';
 import { AgentTree } from './AgentTree.tsx';

@@ -2,7 +2,7 @@
 // (rendered or raw), each code block in Monaco with its stdout, stderr, error and variables, and the
 // child calls it made, each linking to the child's node.
 import { useState } from 'react';
-import type { RunView, TurnView } from '../../../../app/api/index.ts';
+import type { RunView, TurnView } from '../../../../app/run-log/index.ts';
 import { formatCost, formatDuration } from './agent-summary.ts';
 import { CodeViewer } from './CodeViewer.tsx';
 import { responseParts } from './response-parts.ts';

@@ -8,7 +8,7 @@ import {
   type RunView,
   type TurnView,
   answerText,
-} from '../../../../app/api/index.ts';
+} from '../../../../app/run-log/index.ts';
 import { formatCost, formatDuration, formatTokens } from './agent-summary.ts';
 import { TurnDetail } from './TurnDetail.tsx';
 

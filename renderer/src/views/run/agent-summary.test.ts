@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentNode } from '../../../../app/api/index.ts';
+import type { AgentNode } from '../../../../app/run-log/index.ts';
 import {
   formatClock,
   formatCost,

@@ -1,6 +1,6 @@
 // What an agent's card in the tree says, derived from its folded node: state, turns, tokens, cost,
 // time and the start of its answer. Pure, so the card, the Markdown export and the tests agree.
-import { answerText, cut, type AgentNode, type AgentState } from '../../../../app/api/index.ts';
+import { answerText, cut, type AgentNode, type AgentState } from '../../../../app/run-log/index.ts';
 
 export interface AgentSummary {
   id: string;

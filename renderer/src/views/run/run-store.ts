@@ -2,12 +2,8 @@
 // same for live runs, replays and stored runs). Events are queued and applied once per frame, so a
 // burst of hundreds of events costs one render; each agent carries a revision that changes only when
 // one of its own events is applied, so the tree re-renders only the nodes that changed.
-import {
-  applyRunEvent,
-  emptyRunView,
-  type RunEvent,
-  type RunView,
-} from '../../../../app/api/index.ts';
+import { type RunEvent } from '../../../../app/api/index.ts';
+import { applyRunEvent, emptyRunView, type RunView } from '../../../../app/run-log/index.ts';
 
 export interface RunSnapshot {
   view: RunView;

@@ -2,7 +2,7 @@
 // revision, position, selection and search mark stay the same, so React Flow re-renders only the
 // cards whose agent changed (a 512-agent run at 100 events/s touches a handful per frame).
 import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
-import { cut, type AgentNode, type RunView } from '../../../../app/api/index.ts';
+import { cut, type AgentNode, type RunView } from '../../../../app/run-log/index.ts';
 import { summarizeAgent, type AgentSummary } from './agent-summary.ts';
 import type { RunSnapshot } from './run-store.ts';
 import { nodeHeight, nodeWidth, type Point } from './tree-layout.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldRun, type RunEvent } from '../../../../app/api/index.ts';
+import { type RunEvent } from '../../../../app/api/index.ts';
+import { foldRun } from '../../../../app/run-log/index.ts';
 import { agentOrder, navigate } from './tree-navigation.ts';
 
 const spawn = (agentId: string, parentId: string | null): RunEvent => ({

@@ -1,6 +1,6 @@
 // Keyboard moves through a run: agents in tree order (depth first, children in spawn order) and the
 // selected agent's turns. Pure: given where the selection is, says where a key takes it.
-import type { RunView } from '../../../../app/api/index.ts';
+import type { RunView } from '../../../../app/run-log/index.ts';
 
 export interface Selection {
   agentId: string | undefined;

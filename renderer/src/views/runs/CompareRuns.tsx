@@ -2,10 +2,11 @@
 // (differences marked), and their final spans (shared, or only in one).
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import type { RunEvent, RunSummaryPayload, TurnView } from '../../../../app/api/index.ts';
+import type { RunEvent, RunSummaryPayload } from '../../../../app/api/index.ts';
+import type { TurnView } from '../../../../app/run-log/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
-import { answerText, cut } from '../../../../app/api/index.ts';
+import { answerText, cut } from '../../../../app/run-log/index.ts';
 import { formatCost, formatDuration, formatTokens } from '../run/agent-summary.ts';
 import { AgentTree } from '../run/AgentTree.tsx';
 import { runHref } from '../run/route.ts';

@@ -1,6 +1,6 @@
 // Two runs side by side: their turns aligned by agent path and turn number (the same place in both
 // trees), each row marked same or different, and their final spans split into shared and own.
-import { answerText, type RunView, type TurnView } from '../../../../app/api/index.ts';
+import { answerText, type RunView, type TurnView } from '../../../../app/run-log/index.ts';
 
 export interface AlignedTurn {
   agentId: string;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentEdge, agentSummary, agentTree } from './agent-tree.ts';
 import { foldRun } from './run-tree.ts';
-import type { RunEvent } from './runs.ts';
+import type { RunEvent } from '../api/index.ts';
 import { subtreeJson, subtreeMarkdown, UnknownAgentError } from './subtree-export.ts';
 import { searchTree } from './tree-search.ts';
 

@@ -1,5 +1,5 @@
 // What every format reader produces: runs as complete event logs plus the lines it had to skip.
-import type { RunEvent } from '../api/index.ts';
+import type { RunEvent } from '../../api/index.ts';
 import type { RunLogLineError } from './errors.ts';
 
 export const runLogFormats = ['ours', 'rlm-log', 'skyrl'] as const;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from './run-compare.ts';
 import { foldRun } from './run-tree.ts';
-import type { RunEvent } from './runs.ts';
+import type { RunEvent } from '../api/index.ts';
 
 const budgets = {
   maxTurns: 10,

@@ -4,14 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { foldRun, RunEvent, type RunEvent as RunEventType } from '../api/index.ts';
-import { openWorkspace, RunStore, type Workspace } from '../store/index.ts';
+import { RunEvent, type RunEvent as RunEventType } from '../../api/index.ts';
+import { foldRun } from '../../run-log/index.ts';
+import { openWorkspace, RunStore, type Workspace } from '../index.ts';
 import {
   storeSyntheticRun,
   streamSyntheticRun,
   syntheticRunEvents,
   SyntheticRunSizeError,
-} from './synthetic.ts';
+} from './synthetic-run.ts';
 
 let dir: string;
 let workspace: Workspace;

@@ -1,7 +1,7 @@
 // Our own export: JSON lines, per run a header `{"format":"rlm-studio.run","version":1,"run":
 // summary}` followed by that run's events, one per line, in log order. Several runs may follow
 // each other in one file. Reading validates every line against app/api's schemas.
-import { RunEvent, RunSummary, type RunSummaryPayload } from '../api/index.ts';
+import { RunEvent, RunSummary, type RunSummaryPayload } from '../../api/index.ts';
 import { RunLogLineError } from './errors.ts';
 import { isRecord, type FormatReadResult, type ImportedRun, type ParsedLine } from './types.ts';
 

@@ -1,4 +1,4 @@
-// `rlm-studio import` and `export`: run logs in and out of a workspace (app/runs-io). A line that
+// `rlm-studio import` and `export`: run logs in and out of a workspace (app/store/run-logs). A line that
 // fails to import is reported with its number and the exit status is 2; the rest still imports.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
@@ -8,7 +8,7 @@ import {
   runLogFormats,
   storeSyntheticRun,
   type RunLogFormat,
-} from '../../app/runs-io/index.ts';
+} from '../../app/store/run-logs/index.ts';
 import { openWorkspace, RunStore } from '../../app/store/index.ts';
 import { workspaceOption, type GlobalOptions } from './options.ts';
 

@@ -1,7 +1,7 @@
 // The agent tree and per-agent timelines as a pure fold over a run's events: a live run, a replay and a
 // stored one render from the same function (the CLI, the renderer and the engine share it, hence it
 // lives in app/api). Applying events one by one gives the same result as folding the whole log.
-import type { RunEvent } from './runs.ts';
+import type { RunEvent } from '../api/index.ts';
 
 export type AgentState = 'running' | 'waiting' | 'done' | 'failed';
 

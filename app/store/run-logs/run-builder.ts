@@ -1,6 +1,6 @@
 // Builds a run's event log from another tool's records: a clock that never goes backwards (logs
 // carry few or coarse timestamps, replay needs ordered ones), and the totals run.finished needs.
-import type { RunEvent, RunEventOf } from '../api/index.ts';
+import type { RunEvent, RunEventOf } from '../../api/index.ts';
 
 type Started = Omit<RunEventOf<'run.started'>, 'kind' | 'at'>;
 type Finished = Pick<RunEventOf<'run.finished'>, 'status' | 'answer' | 'error'>;

@@ -2,12 +2,12 @@
 // number, never the end of the import), the format detected or given, every run stored as an
 // ordinary run so every view works on it.
 import { randomUUID } from 'node:crypto';
-import { RunEvent, type RunEvent as RunEventType } from '../api/index.ts';
-import type { RunStore } from '../store/index.ts';
+import { RunEvent, type RunEvent as RunEventType } from '../../api/index.ts';
+import type { RunStore } from '../index.ts';
 import { EmptyRunLogError, RunLogLineError, UnknownRunLogFormatError } from './errors.ts';
-import { isExportHeader, readOurs } from './ours.ts';
-import { readRlmLog } from './rlm-log.ts';
-import { readSkyRl } from './skyrl.ts';
+import { isExportHeader, readOurs } from './studio-run-log.ts';
+import { readRlmLog } from './rlm-logger.ts';
+import { readSkyRl } from './skyrl-eval-dump.ts';
 import { isRecord, type FormatReadResult, type ParsedLine, type RunLogFormat } from './types.ts';
 
 export interface ParsedRunLog extends FormatReadResult {

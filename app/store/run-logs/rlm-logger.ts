@@ -3,7 +3,7 @@
 // A sub-call whose `metadata` holds a trajectory becomes a real child agent (tree path ids, any
 // depth); one without is a plain llm_query. Sub-call usage is known per call only: a child's is
 // recorded on its last turn.
-import { Budgets, type RunEvent, type RunEventOf } from '../api/index.ts';
+import { Budgets, type RunEvent, type RunEventOf } from '../../api/index.ts';
 import { RunLogLineError } from './errors.ts';
 import {
   errorFromStderr,

@@ -3,10 +3,10 @@
 // (2 to 8 children each, breadth first); every agent has at least one turn; about 2% fail. Times
 // advance like a real run (model 0.2-2 s, code 5-100 ms), children of one call one after another.
 import { randomUUID } from 'node:crypto';
-import { Budgets, type RunEvent } from '../api/index.ts';
-import type { RunStore } from '../store/index.ts';
+import { Budgets, type RunEvent } from '../../api/index.ts';
+import type { RunStore } from '../index.ts';
 import { RunBuilder } from './run-builder.ts';
-import { mulberry32 } from '../util/mulberry32.ts';
+import { mulberry32 } from '../../random/mulberry32.ts';
 
 export interface SyntheticRunOptions {
   agents?: number;

@@ -1,4 +1,4 @@
-// app/runs-io: run logs in and out: our JSON-lines export, alexzhang13/rlm logs, SkyRL eval dumps.
+// app/store/run-logs: run logs in and out: our JSON-lines export, alexzhang13/rlm logs, SkyRL eval dumps.
 export { EmptyRunLogError, RunLogLineError, UnknownRunLogFormatError } from './errors.ts';
 export {
   detectFormat,
@@ -10,7 +10,7 @@ export {
   type ParsedRunLog,
 } from './import.ts';
 export { exportRuns } from './export.ts';
-export { exportFormatName, exportFormatVersion, exportRunLines } from './ours.ts';
+export { exportFormatName, exportFormatVersion, exportRunLines } from './studio-run-log.ts';
 export { runLogFormats, type ImportedRun, type RunLogFormat } from './types.ts';
 export {
   syntheticRunEvents,
@@ -18,4 +18,4 @@ export {
   streamSyntheticRun,
   SyntheticRunSizeError,
   type SyntheticRunOptions,
-} from './synthetic.ts';
+} from './synthetic-run.ts';

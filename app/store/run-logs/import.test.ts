@@ -4,14 +4,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { foldRun } from '../api/index.ts';
-import { openWorkspace, RunStore, type Workspace } from '../store/index.ts';
+import { foldRun } from '../../run-log/index.ts';
+import { openWorkspace, RunStore, type Workspace } from '../index.ts';
 import { exportRuns } from './export.ts';
 import { importRunLog, parseRunLog } from './import.ts';
 import { UnknownRunLogFormatError } from './errors.ts';
 
 const realLog = new URL(
-  '../../../shared/data/trajectories/alexzhang13-rlm-gpt4o-example.jsonl',
+  '../../../../shared/data/trajectories/alexzhang13-rlm-gpt4o-example.jsonl',
   import.meta.url,
 ).pathname;
 
@@ -19,7 +19,7 @@ let dir: string;
 let workspace: Workspace;
 let store: RunStore;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'rlm-runs-io-'));
+  dir = mkdtempSync(join(tmpdir(), 'rlm-run-logs-'));
   workspace = openWorkspace(join(dir, 'a'));
   store = new RunStore(workspace.db);
 });

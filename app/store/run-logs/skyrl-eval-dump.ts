@@ -6,8 +6,8 @@
 // run of one turn. The dump keeps no REPL output and no spawn point: children are attached to the
 // first root turn whose code calls rlm_query (else the last), code blocks are read from the
 // response, and their output is left empty. Aggregated-metrics lines are skipped.
-import { Budgets, type RunEvent } from '../api/index.ts';
-import { parseResponse } from '../rlm/index.ts';
+import { Budgets, type RunEvent } from '../../api/index.ts';
+import { parseResponse } from '../../rlm/index.ts';
 import { RunLogLineError } from './errors.ts';
 import { RunBuilder, textOf } from './run-builder.ts';
 import {

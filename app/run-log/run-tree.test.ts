@@ -2,7 +2,7 @@
 // for the agent that asked.
 import { describe, expect, it } from 'vitest';
 import { applyRunEvent, emptyRunView, foldRun } from './run-tree.ts';
-import type { RunEvent } from './runs.ts';
+import type { RunEvent } from '../api/index.ts';
 
 const budgets = {
   maxTurns: 10,
