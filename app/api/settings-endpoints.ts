@@ -3,7 +3,7 @@
 // sends back holds one, only `hasKey`.
 import { z } from 'zod';
 
-/** Same list as app/models' modelEndpointKinds (endpoints-handlers.test.ts checks they agree). */
+/** The one list of endpoint kinds: app/models' endpoints, specs and defaults are typed from it. */
 export const modelEndpointKindIds = [
   'openai',
   'openai-compatible',
@@ -18,7 +18,7 @@ export type ModelEndpointKindId = z.infer<typeof ModelEndpointKindId>;
 
 /**
  * Where each kind of server listens unless told otherwise ('' where there is no default: an
- * OpenAI-compatible server is wherever the user runs it). Same values as app/models' defaults.
+ * OpenAI-compatible server is wherever the user runs it). app/models' spec parser reads these.
  */
 export const defaultEndpointBaseUrls: Readonly<Record<ModelEndpointKindId, string>> = {
   openai: 'https://api.openai.com/v1',

@@ -1,20 +1,14 @@
 // A model endpoint as the Settings page keeps it: which API, where, which model, and a reference
 // to its key in the ApiKeyVault (never the key itself, so endpoints can be listed and exported).
 import { z } from 'zod';
+import { modelEndpointKindIds } from '../api/index.ts';
 import type { ApiKeyVault } from './api-key-vault.ts';
 import { createProvider, type CreateProviderOptions } from './create-provider.ts';
 import { formatModelSpec } from './model-spec.ts';
 import type { Provider } from './provider.ts';
 
-export const modelEndpointKinds = [
-  'openai',
-  'openai-compatible',
-  'vllm',
-  'sglang',
-  'ollama',
-  'lmstudio',
-  'anthropic',
-] as const;
+/** The kinds of server an endpoint can be: the contract's list (app/api/settings-endpoints.ts). */
+export const modelEndpointKinds = modelEndpointKindIds;
 
 export type ModelEndpointKind = (typeof modelEndpointKinds)[number];
 

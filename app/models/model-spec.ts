@@ -1,13 +1,20 @@
 // Model specs, the one-line names of a model used by the CLI and settings: `openai:gpt-4o-mini`,
 // `vllm:Qwen/Qwen3-8B@http://gpu:8000/v1`, `scripted:demo.json`, ... Parsing is pure: it reads
 // the given env, never process.env, and never holds an API key (only the name of its variable).
+import {
+  defaultEndpointBaseUrls,
+  modelEndpointKindIds,
+  type ModelEndpointKindId,
+} from '../api/index.ts';
 import { InvalidModelSpecError, UnknownModelSpecError } from './errors.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Schemes served by an OpenAI-compatible chat completions endpoint. */
-export type OpenAICompatibleScheme =
-  'openai' | 'openai-compatible' | 'vllm' | 'sglang' | 'ollama' | 'lmstudio';
+export type OpenAICompatibleScheme = Exclude<ModelEndpointKindId, 'anthropic'>;
+
+/** The self-hosted servers, each with a default address. */
+type SelfHostedScheme = Exclude<OpenAICompatibleScheme, 'openai' | 'openai-compatible'>;
 
 export type ModelSpec =
   | {
@@ -32,30 +39,21 @@ export type ModelSpec =
   /** A scheme added by the composition root (e.g. `local:PATH`), passed on untouched. */
   | { kind: 'extension'; scheme: string; target: string };
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+// Addresses and kinds come from the contract's one table (app/api/settings-endpoints.ts), which
+// the Settings form reads too.
+export const OPENAI_BASE_URL = defaultEndpointBaseUrls.openai;
+export const ANTHROPIC_BASE_URL = defaultEndpointBaseUrls.anthropic;
 
 /** Where each self-hosted server listens by default. */
-export const DEFAULT_BASE_URLS: Readonly<
-  Record<'vllm' | 'sglang' | 'ollama' | 'lmstudio', string>
-> = {
-  vllm: 'http://127.0.0.1:8000/v1',
-  sglang: 'http://127.0.0.1:30000/v1',
-  ollama: 'http://127.0.0.1:11434/v1',
-  lmstudio: 'http://127.0.0.1:1234/v1',
+export const DEFAULT_BASE_URLS: Readonly<Record<SelfHostedScheme, string>> = {
+  vllm: defaultEndpointBaseUrls.vllm,
+  sglang: defaultEndpointBaseUrls.sglang,
+  ollama: defaultEndpointBaseUrls.ollama,
+  lmstudio: defaultEndpointBaseUrls.lmstudio,
 };
 
-export const BUILT_IN_SCHEMES = [
-  'openai',
-  'openai-compatible',
-  'vllm',
-  'sglang',
-  'ollama',
-  'lmstudio',
-  'anthropic',
-  'scripted',
-  'replay',
-] as const;
+/** Every scheme a spec may start with, besides those the composition root adds. */
+export const BUILT_IN_SCHEMES = [...modelEndpointKindIds, 'scripted', 'replay'] as const;
 
 const SPEC = /^([a-z][a-z0-9-]*):(.*)$/s;
 const URL_PART = /@(https?:\/\/.*)$/s;

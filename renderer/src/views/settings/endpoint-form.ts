@@ -5,6 +5,7 @@ import {
   EndpointDraft,
   defaultEndpointBaseUrls,
   keyRequiredKinds,
+  modelEndpointKindIds,
   type CommandRequest,
   type ModelEndpointKindId,
   type ModelEndpointView,
@@ -20,15 +21,10 @@ export const endpointKindLabels: Readonly<Record<ModelEndpointKindId, string>> =
   anthropic: 'Anthropic',
 };
 
-/** Select order: the hosted APIs, then the self-hosted servers. */
+/** Select order: the hosted APIs (those that need a key), then the other servers. */
 export const endpointKindOrder: readonly ModelEndpointKindId[] = [
-  'openai',
-  'anthropic',
-  'openai-compatible',
-  'vllm',
-  'sglang',
-  'ollama',
-  'lmstudio',
+  ...keyRequiredKinds,
+  ...modelEndpointKindIds.filter((kind) => !keyRequiredKinds.includes(kind)),
 ];
 
 /**
