@@ -1,5 +1,5 @@
 // Chat completions, streamed, for any OpenAI-compatible server (OpenAI, vLLM, SGLang, Ollama,
-// LM Studio), over the lean client of sse-http.ts rather than the openai SDK: the SDK costs about
+// LM Studio), over the lean client of sse-client.ts rather than the openai SDK: the SDK costs about
 // six times the CPU per call, which 512 concurrent agents cannot afford. The chunk types are the
 // SDK's, so the wire format stays the documented one. retry.ts owns retries, timeouts and
 // cancellation, so both HTTP providers back off, time out and cancel the same way.
@@ -21,7 +21,7 @@ import {
   SseConnectionError,
   SseStatusError,
   SseTimeoutError,
-} from './sse-http.ts';
+} from './sse-client.ts';
 
 const SSE_ERRORS: SdkErrorClasses = {
   APIError: SseStatusError,
