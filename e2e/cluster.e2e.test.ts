@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeToyRows } from '../training/cluster/toy-rows.test-helper.ts';
+import { writeToyRows } from '../training/cluster/toy-rows.test-support.ts';
 import { RayJobsClient } from '../training/cluster/ray-jobs.ts';
 import { startRayStandIn, type RayStandIn } from '../training/cluster/ray-stand-in.ts';
 import { openApp, screenshot, type OpenedApp } from './harness.ts';

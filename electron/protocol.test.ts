@@ -2,11 +2,11 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { contentTypeOf } from '../host/serve/content-types.ts';
 import { contentSecurityPolicy } from '../host/serve/csp.ts';
 import {
   appSchemePrivileges,
   assertRendererBuilt,
-  contentTypeOf,
   createAppProtocolHandler,
   RendererNotBuiltError,
   resolveAppRequest,

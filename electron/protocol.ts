@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-// Deep import on purpose: app/serve/index.ts also pulls the HTTP/WebSocket server (ws) into main.
+// Deep imports on purpose: host/serve/index.ts also pulls the HTTP/WebSocket server (ws) into main.
+import { contentTypeOf } from '../host/serve/content-types.ts';
 import { contentSecurityPolicy } from '../host/serve/csp.ts';
 import { appOrigin, appScheme, isAppUrl } from './origin.ts';
 
@@ -63,29 +64,6 @@ export function resolveAppRequest(rendererDir: string, requestUrl: string): AppR
   }
   const path = inside === '' || extname(inside) === '' ? join(root, 'index.html') : requested;
   return { kind: 'file', path };
-}
-
-const contentTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-  '.pdf': 'application/pdf',
-};
-
-export function contentTypeOf(path: string): string {
-  return contentTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
 /** Headers on every app:// response, refusals included. */

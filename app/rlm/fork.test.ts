@@ -10,7 +10,7 @@ import { ScriptedProvider } from '../models/index.ts';
 import type { CompletionRequest, Provider } from '../models/provider.ts';
 import type { PaperLibrary } from '../papers/index.ts';
 import { openWorkspace, RunStore, type Workspace } from '../store/index.ts';
-import { fakeSandbox } from './fake-sandbox.test-helper.ts';
+import { fakeSandbox } from './fake-sandbox.test-support.ts';
 import { ForkPointError, replaceCode } from './fork.ts';
 import { RunService } from './service.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Budgets, type RunEvent } from '../api/index.ts';
 import type { Completion, CompletionRequest, Provider } from '../models/provider.ts';
 import type { ReplCallbacks } from '../repl/types.ts';
-import { fakeSandbox } from './fake-sandbox.test-helper.ts';
+import { fakeSandbox } from './fake-sandbox.test-support.ts';
 import { RlmRun, type RunOptions } from './run.ts';
 import { foldRun } from '../run-log/index.ts';
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../models/index.ts';
 import type { PaperLibrary } from '../papers/index.ts';
 import { openWorkspace, RunStore, type Workspace } from '../store/index.ts';
-import { fakeSandbox } from './fake-sandbox.test-helper.ts';
+import { fakeSandbox } from './fake-sandbox.test-support.ts';
 import { RunService } from './service.ts';
 
 const repl = (command: unknown) => '```repl\n' + JSON.stringify(command) + '\n```';

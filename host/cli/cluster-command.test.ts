@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { composeEngine } from '../index.ts';
 import { openWorkspace } from '../../app/store/index.ts';
 import { RayJobsClient } from '../../training/cluster/ray-jobs.ts';
-import { writeToyRows } from '../../training/cluster/toy-rows.test-helper.ts';
+import { writeToyRows } from '../../training/cluster/toy-rows.test-support.ts';
 import { startRayStandIn, type RayStandIn } from '../../training/cluster/ray-stand-in.ts';
 
 const launcher = new URL('../../bin/rlm-studio.js', import.meta.url).pathname;

@@ -14,7 +14,7 @@ import {
   type CommandRequest,
   type CommandResponse,
 } from '../../app/api/index.ts';
-import { writeToyRows } from '../../training/cluster/toy-rows.test-helper.ts';
+import { writeToyRows } from '../../training/cluster/toy-rows.test-support.ts';
 import { composeEngine, savedClusterConnection, type Engine } from '../index.ts';
 import { FileApiKeyVault, VAULT_KEYS_FILE } from '../../app/models/index.ts';
 import { openWorkspace, type Workspace } from '../../app/store/index.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, CommandName, RunSummaryPayload } from '../../app/api/index.ts';
 import { openWorkspace, type Workspace } from '../../app/store/index.ts';
-import { fakeSandbox } from '../../app/rlm/fake-sandbox.test-helper.ts';
+import { fakeSandbox } from '../../app/rlm/fake-sandbox.test-support.ts';
 import { composeEngine, type Engine } from '../compose/compose.ts';
 
 const qasper = new URL(

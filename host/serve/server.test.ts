@@ -69,6 +69,7 @@ beforeAll(async () => {
   mkdirSync(join(renderer, 'assets'), { recursive: true });
   writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>RLM Studio</title>');
   writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(renderer, 'assets', 'sample.PDF'), '%PDF-1.4');
   writeFileSync(join(dir, 'secret.txt'), 'host secret');
   workspace = openWorkspace(join(dir, 'ws'));
   server = await startServer({
@@ -108,7 +109,12 @@ describe('serve: http access', () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('RLM Studio');
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
-    expect((await get(server.port, '/assets/app.js', { cookie })).status).toBe(200);
+    const script = await get(server.port, '/assets/app.js', { cookie });
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    // The desktop shell's table (content-types.ts), so a PDF is a PDF in both.
+    const pdf = await get(server.port, '/assets/sample.PDF', { cookie });
+    expect(pdf.headers['content-type']).toBe('application/pdf');
   });
 
   it('refuses a foreign Origin or Host even with the token (cross-site pages, DNS rebinding)', async () => {

@@ -1,22 +1,8 @@
 // Serves the built renderer from one directory; nothing outside it is reachable.
 import { createReadStream, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-
-const contentTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-};
+import { join, normalize, resolve, sep } from 'node:path';
+import { contentTypeOf } from './content-types.ts';
 
 /** Maps a URL path to a file under `root`, or null when it would leave `root`. */
 export function resolveStaticPath(root: string, urlPath: string): string | null {
@@ -48,7 +34,7 @@ export function sendStaticFile(
     return;
   }
   response.writeHead(200, {
-    'content-type': contentTypes[extname(target)] ?? 'application/octet-stream',
+    'content-type': contentTypeOf(target),
     'content-length': String(stats.size),
     'cache-control': urlPath.startsWith('/assets/')
       ? 'private, max-age=31536000, immutable'

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TrainConfig } from '../../app/api/index.ts';
 import { parseSkyrlDataset } from '../../app/evidence/index.ts';
-import { toyRows } from './toy-rows.test-helper.ts';
+import { toyRows } from './toy-rows.test-support.ts';
 import { ClusterExportError, exportSkyRlJob } from './export.ts';
 
 let dir: string;

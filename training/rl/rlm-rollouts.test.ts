@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { evidencePaper, type EvidenceQuestion } from '../../app/evidence/index.ts';
-import { fakeSandbox } from '../../app/rlm/fake-sandbox.test-helper.ts';
+import { fakeSandbox } from '../../app/rlm/fake-sandbox.test-support.ts';
 import { openWorkspace, type Workspace } from '../../app/store/index.ts';
 import type { RolloutEngine } from './local-job.ts';
 import { testRolloutEngine } from './rollout-engine.test-support.ts';
