@@ -2,7 +2,7 @@
 // event log. Agent ids are tree paths ('0', '0.0', '0.1.2') assigned in spawn order; a batched
 // call takes its ids in list order before any child starts.
 import type { Budgets, CodeBlockPolicy, RunEvent } from '../api/index.ts';
-import type { ChatMessage, Completion, Provider } from '../models/provider.ts';
+import type { ChatMessage, Completion } from '../models/provider.ts';
 import type { ExecutionResult, ReplValue } from '../repl/types.ts';
 import { defaultOutputLimit, runAgentLoop, type AgentSpec } from './agent-loop.ts';
 import {
@@ -13,83 +13,19 @@ import {
   TokenBudgetExceededError,
   WallTimeExceededError,
 } from './errors.ts';
+import { createLimiter, type CallLimiter } from './call-limiter.ts';
 import type { Literal } from './literal.ts';
-import { systemPrompt, type PromptStyle } from './prompts.ts';
-import type { AgentSandbox, RunContext } from './run-context.ts';
+import { systemPrompt } from './prompts.ts';
+import type { RunContext } from './run-context.ts';
+import type { RecordedChild, RunOptions, RunOutcome } from './run-options.ts';
 
-export interface RunOptions {
-  runId: string;
-  question: string;
-  set: string;
-  /** paper id -> the text the REPL sees (### PAPER header, abstract, full text). */
-  papers: Record<string, string>;
-  provider: Provider;
-  sandbox: AgentSandbox;
-  budgets: Budgets;
-  codeBlocks?: CodeBlockPolicy;
-  promptStyle?: PromptStyle;
-  outputLimit?: number;
-  /** Serialises model calls over the run's in-flight budget (shared by concurrent runs if given). */
-  limiter?: <T>(work: () => Promise<T>, signal: AbortSignal) => Promise<T>;
-  emit: (event: RunEvent) => void;
-  signal?: AbortSignal;
-  forkOf?: { runId: string; agentId: string; turn: number };
-  /**
-   * A fork's recorded children: called before a child runs; a recorded one is not run again, its
-   * stored events are re-emitted and its stored answer returned (see fork.ts).
-   */
-  recordedChild?: (parentId: string, childId: string, parentTurn: number) => RecordedChild | null;
-}
-
-export interface RecordedChild {
-  answer: Literal;
-  error: { name: string; message: string } | null;
-  /** The child's subtree events from the original log (agent.spawned first). */
-  events: RunEvent[];
-}
-
-export interface RunOutcome {
-  status: 'done' | 'failed' | 'canceled';
-  answer: Literal;
-  error: { name: string; message: string } | null;
-}
+export { createLimiter } from './call-limiter.ts';
+export type { RecordedChild, RunOptions, RunOutcome } from './run-options.ts';
 
 function errorInfo(error: unknown): { name: string; message: string } {
   return error instanceof Error
     ? { name: error.name, message: error.message }
     : { name: 'Error', message: String(error) };
-}
-
-/** A tiny FIFO limiter: at most `max` tasks at once. */
-export function createLimiter(
-  max: number,
-): <T>(work: () => Promise<T>, signal: AbortSignal) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (work, signal) => {
-    if (active >= max) {
-      await new Promise<void>((resolve, reject) => {
-        const go = () => {
-          signal.removeEventListener('abort', stop);
-          resolve();
-        };
-        const stop = () => {
-          const index = waiting.indexOf(go);
-          if (index >= 0) waiting.splice(index, 1);
-          reject(new RunCanceledError());
-        };
-        waiting.push(go);
-        signal.addEventListener('abort', stop, { once: true });
-      });
-    }
-    active++;
-    try {
-      return await work();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
 }
 
 export class RlmRun implements RunContext {
@@ -104,7 +40,7 @@ export class RlmRun implements RunContext {
   readonly #agents = new Map<string, AgentSpec>();
   /** Each live agent's namespace creation in the REPL, awaited before its code runs. */
   readonly #created = new Map<string, Promise<void>>();
-  readonly #limiter: <T>(work: () => Promise<T>, signal: AbortSignal) => Promise<T>;
+  readonly #limiter: CallLimiter;
   #stopReason: Error | null = null;
   #inputTokens = 0;
   #outputTokens = 0;
@@ -267,24 +203,10 @@ export class RlmRun implements RunContext {
         prompt,
         context: text,
       });
-      this.emit({
-        kind: 'child.returned',
-        at: Date.now(),
-        agentId: parentId,
-        childId,
-        answer,
-        error: null,
-      });
+      this.#childReturned(parentId, childId, answer, null);
       return answer;
     } catch (error) {
-      this.emit({
-        kind: 'child.returned',
-        at: Date.now(),
-        agentId: parentId,
-        childId,
-        answer: null,
-        error: errorInfo(error),
-      });
+      this.#childReturned(parentId, childId, null, errorInfo(error));
       throw error;
     }
   }
@@ -302,20 +224,22 @@ export class RlmRun implements RunContext {
         });
       this.emit({ ...event, at: Date.now() });
     }
-    this.emit({
-      kind: 'child.returned',
-      at: Date.now(),
-      agentId: parentId,
-      childId,
-      answer: recorded.answer,
-      error: recorded.error,
-    });
+    this.#childReturned(parentId, childId, recorded.answer, recorded.error);
     if (recorded.error) {
       const error = new Error(recorded.error.message);
       error.name = recorded.error.name;
       throw error;
     }
     return recorded.answer;
+  }
+
+  #childReturned(
+    agentId: string,
+    childId: string | null,
+    answer: Literal,
+    error: { name: string; message: string } | null,
+  ): void {
+    this.emit({ kind: 'child.returned', at: Date.now(), agentId, childId, answer, error });
   }
 
   /** rlm_query from agent `parentId`. */
@@ -363,24 +287,10 @@ export class RlmRun implements RunContext {
       const completion = await this.complete(`${agentId}:llm`, call, [
         { role: 'user', content: prompt },
       ]);
-      this.emit({
-        kind: 'child.returned',
-        at: Date.now(),
-        agentId,
-        childId: null,
-        answer: completion.text,
-        error: null,
-      });
+      this.#childReturned(agentId, null, completion.text, null);
       return completion.text;
     } catch (error) {
-      this.emit({
-        kind: 'child.returned',
-        at: Date.now(),
-        agentId,
-        childId: null,
-        answer: null,
-        error: errorInfo(error),
-      });
+      this.#childReturned(agentId, null, null, errorInfo(error));
       throw error;
     }
   }
