@@ -77,6 +77,29 @@ type WeightedFn = (
   inverseTemperature: Arr,
 ) => Arr;
 
+/** One batch of sequences as the forward passes read it. */
+interface Sequences {
+  tokens: Arr;
+  targets: Arr;
+  cos: Arr;
+  sin: Arr;
+  inverseTemperature: Arr;
+}
+
+/**
+ * A function of WeightedFn's arguments that reads no per-token weights (log-probs, stats, the
+ * reference): every jitted function of a Trainer takes the same arguments, so one call site feeds
+ * them all; the weights are released unread.
+ */
+function unweighted<R>(
+  body: (trainable: Tree, frozen: Tree, sequences: Sequences) => R,
+): (...args: Parameters<WeightedFn>) => R {
+  return (trainable, frozen, tokens, targets, weights, cos, sin, inverseTemperature) => {
+    weights.dispose();
+    return body(trainable, frozen, { tokens, targets, cos, sin, inverseTemperature });
+  };
+}
+
 export class Trainer {
   readonly config: DecoderConfig;
   readonly lora: LoraConfig | null;
@@ -129,105 +152,30 @@ export class Trainer {
       };
     };
     // log p of the targets at 1 / inverseTemperature under the trainable tree.
-    const logProbs = (
-      trainable: Tree,
-      frozen: Tree,
-      s: { tokens: Arr; targets: Arr; cos: Arr; sin: Arr; inverseTemperature: Arr },
-    ) => {
+    const logProbs = (trainable: Tree, frozen: Tree, s: Sequences) => {
       const { base, adapters } = split(trainable, frozen);
-      const { tokens, cos, sin } = s;
-      return sequenceLogProbs(
-        c,
-        base,
-        adapters,
-        scale,
-        { tokens, cos, sin },
-        s.targets,
-        s.inverseTemperature,
-      );
+      return sequenceLogProbs(c, base, adapters, scale, s, s.targets, s.inverseTemperature);
     };
     // sum over positions of weights * logp, with the trainable tree first (what grad differentiates).
-    const weighted: WeightedFn = (
-      trainable,
-      frozen,
-      tokens,
-      targets,
-      weights,
-      cos,
-      sin,
-      inverseTemperature,
-    ) =>
-      logProbs(trainable, frozen, { tokens, targets, cos, sin, inverseTemperature })
+    const weighted: WeightedFn = (trainable, frozen, tokens, targets, weights, cos, sin, temp) =>
+      logProbs(trainable, frozen, { tokens, targets, cos, sin, inverseTemperature: temp })
         .mul(weights)
         .sum();
     this.#gradFn = jit(valueAndGrad(weighted));
-    this.#logpFn = jit(
-      (
-        trainable: Tree,
-        frozen: Tree,
-        tokens: Arr,
-        targets: Arr,
-        weights: Arr,
-        cos: Arr,
-        sin: Arr,
-        inverseTemperature: Arr,
-      ) => {
-        weights.dispose();
-        return logProbs(trainable, frozen, { tokens, targets, cos, sin, inverseTemperature });
-      },
-    );
-    this.#referenceFn = this.#referenceSetup(c);
+    this.#logpFn = jit(unweighted(logProbs));
     this.#statsFn = jit(
-      (
-        trainable: Tree,
-        frozen: Tree,
-        tokens: Arr,
-        targets: Arr,
-        weights: Arr,
-        cos: Arr,
-        sin: Arr,
-        inverseTemperature: Arr,
-      ) => {
-        weights.dispose();
+      unweighted((trainable, frozen, s) => {
         const { base, adapters } = split(trainable, frozen);
-        return sequenceStats(
-          c,
-          base,
-          adapters,
-          scale,
-          { tokens, cos, sin },
-          targets,
-          inverseTemperature,
-        );
-      },
+        return sequenceStats(c, base, adapters, scale, s, s.targets, s.inverseTemperature);
+      }),
     );
-  }
-
-  #referenceSetup(c: DecoderConfig): OwnedFunction<(...args: Parameters<WeightedFn>) => Arr> {
-    return jit(
-      (
-        trainable: Tree,
-        frozen: Tree,
-        tokens: Arr,
-        targets: Arr,
-        weights: Arr,
-        cos: Arr,
-        sin: Arr,
-        inverseTemperature: Arr,
-      ) => {
-        weights.dispose();
+    // The reference policy reads the base weights alone: the trainable tree is released unread.
+    this.#referenceFn = jit(
+      unweighted((trainable, frozen, s) => {
         tree.dispose(trainable);
         const base = frozen as unknown as JaxWeights;
-        return sequenceLogProbs(
-          c,
-          base,
-          null,
-          0,
-          { tokens, cos, sin },
-          targets,
-          inverseTemperature,
-        );
-      },
+        return sequenceLogProbs(c, base, null, 0, s, s.targets, s.inverseTemperature);
+      }),
     );
   }
 
