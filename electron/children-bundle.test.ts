@@ -15,7 +15,7 @@ import { writeTinyModel } from '../app/papers/embed/fixtures/tiny-model.ts';
 import { checkModelFolder, type ModelFolder } from '../app/papers/index.ts';
 import { createProvider } from '../app/models/index.ts';
 import { inProcessLocalModels } from '../host/compose/local-models.ts';
-import { writeScriptedModel } from '../training/engine/scripted-model.test-support.ts';
+import { writeScriptedModel } from '../training/engine/decoding/scripted-model.test-support.ts';
 import { buildWithHarness } from './fixtures/build-with-harness.ts';
 import type * as HarnessModule from './fixtures/children-harness.ts';
 

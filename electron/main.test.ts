@@ -27,7 +27,7 @@ import {
   type ExposedBridge,
 } from '../app/api/index.ts';
 import { buildElectron } from '../scripts/build-electron.ts';
-import { writeScriptedModel } from '../training/engine/scripted-model.test-support.ts';
+import { writeScriptedModel } from '../training/engine/decoding/scripted-model.test-support.ts';
 import { SAFE_VAULT_FILE } from './safe-storage-vault.ts';
 
 type Listener = (...args: unknown[]) => unknown;

@@ -159,7 +159,7 @@ describe('the engine children options', () => {
     });
     expect(options.localModel).toMatchObject({
       format: 'cjs',
-      entryPoints: [join(root, 'training', 'engine', 'local-model-child.ts')],
+      entryPoints: [join(root, 'training', 'engine', 'decoding', 'local-model-child.ts')],
       outfile: join(out, 'local-model.cjs'),
       external: ['@huggingface/transformers', 'webgpu'],
     });

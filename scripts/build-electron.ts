@@ -168,7 +168,7 @@ export function electronBuildOptions(
     localModel: {
       ...common,
       ...nodeCjs,
-      entryPoints: [join(root, 'training', 'engine', 'local-model-child.ts')],
+      entryPoints: [join(root, 'training', 'engine', 'decoding', 'local-model-child.ts')],
       outfile: join(outDir, 'local-model.cjs'),
       external: [...childExternals.localModel],
       supported: { 'dynamic-import': false },

@@ -13,8 +13,8 @@ import {
   LOCAL_RLM_SCRIPT,
   runRlmOnScript,
   writeScriptedModel,
-} from '../../training/engine/scripted-model.test-support.ts';
-import { STORIES260K } from '../../training/engine/stories.test-support.ts';
+} from '../../training/engine/decoding/scripted-model.test-support.ts';
+import { STORIES260K } from '../../training/engine/loading/stories.test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rlm-local-process-'));
 const processes = localModelProcesses();

@@ -17,7 +17,7 @@ import {
   localModelChild,
   LocalModelReply,
   type LocalModelRequest,
-} from '../../training/engine/local-model-protocol.ts';
+} from '../../training/engine/decoding/local-model-protocol.ts';
 
 export class LocalModelProcessError extends Error {
   override readonly name = 'LocalModelProcessError';

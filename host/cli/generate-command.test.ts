@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { STORIES260K } from '../../training/engine/stories.test-support.ts';
+import { STORIES260K } from '../../training/engine/loading/stories.test-support.ts';
 
 const launcher = new URL('../../bin/rlm-studio.js', import.meta.url).pathname;
 

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TrainConfig } from '../../app/api/index.ts';
 import { openWorkspace } from '../../app/store/index.ts';
 import { RunStore } from '../../app/store/index.ts';
-import { STORIES260K } from '../engine/stories.test-support.ts';
+import { STORIES260K } from '../engine/loading/stories.test-support.ts';
 import { JobFiles } from './job-files.ts';
 import { judgeProvider, runLocalJob } from './local-job.ts';
 import { testRolloutEngine } from './rollout-engine.test-support.ts';

@@ -11,7 +11,7 @@ import {
   type ChatTurn,
   type LoraArrays,
 } from '../engine/index.ts';
-import { STORIES260K } from '../engine/stories.test-support.ts';
+import { STORIES260K } from '../engine/loading/stories.test-support.ts';
 import { adaptersOf, policySampler, samplingWindow } from './policy-sampler.ts';
 
 const lora = { rank: 4, alpha: 8, targets: ['wq', 'wk', 'wv', 'wo', 'w1', 'w2', 'w3'] };

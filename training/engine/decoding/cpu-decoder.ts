@@ -1,0 +1,399 @@
+// Typed-array forward pass for decoding on the CPU. One token per sequence per step. The linears
+// run in a hand-written WebAssembly SIMD kernel (`wasm-matvec.ts`) over weights copied into its
+// memory; everything else (norms, rotary, attention) is plain JS, so there is no per-op dispatch. Follows llama2.c's run.c op for
+// op (so stories260K's greedy output matches it byte for byte) plus Qwen's biases and q/k norms.
+import type { DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
+import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
+import { GenerationError } from '../errors.ts';
+import type { DecoderConfig } from '../loading/model-config.ts';
+import { applyRope, ropeTables, type RopeTables } from '../kernels/rope.ts';
+import { WasmArena } from '../kernels/wasm-matvec.ts';
+import type { DecoderModel, DecoderWeights } from '../loading/weights.ts';
+
+/** out[b*rows + r] = W[r,:] . x[b*cols : (b+1)*cols] for the `batch` vectors of x. */
+export function matmulRows(
+  out: Float32Array,
+  x: Float32Array,
+  w: Float32Array,
+  rows: number,
+  cols: number,
+  batch: number,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const wo = r * cols;
+    for (let b = 0; b < batch; b++) {
+      const xo = b * cols;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let c = 0;
+      for (; c + 3 < cols; c += 4) {
+        s0 += (w[wo + c] ?? 0) * (x[xo + c] ?? 0);
+        s1 += (w[wo + c + 1] ?? 0) * (x[xo + c + 1] ?? 0);
+        s2 += (w[wo + c + 2] ?? 0) * (x[xo + c + 2] ?? 0);
+        s3 += (w[wo + c + 3] ?? 0) * (x[xo + c + 3] ?? 0);
+      }
+      for (; c < cols; c++) s0 += (w[wo + c] ?? 0) * (x[xo + c] ?? 0);
+      out[b * rows + r] = s0 + s1 + s2 + s3;
+    }
+  }
+}
+
+export function rmsNorm(
+  out: Float32Array,
+  outOffset: number,
+  x: Float32Array,
+  xOffset: number,
+  weight: Float32Array,
+  size: number,
+  eps: number,
+): void {
+  let ss = 0;
+  for (let i = 0; i < size; i++) {
+    const v = x[xOffset + i] ?? 0;
+    ss += v * v;
+  }
+  const scale = 1 / Math.sqrt(Math.fround(Math.fround(ss / size) + eps));
+  for (let i = 0; i < size; i++) {
+    out[outOffset + i] = (weight[i] ?? 0) * (scale * (x[xOffset + i] ?? 0));
+  }
+}
+
+function addBias(v: Float32Array, bias: Float32Array | null, size: number, batch: number): void {
+  if (!bias) return;
+  for (let b = 0; b < batch; b++) {
+    for (let i = 0; i < size; i++) v[b * size + i] = (v[b * size + i] ?? 0) + (bias[i] ?? 0);
+  }
+}
+
+interface SlotCache {
+  /** Per layer: [maxSeqLen, kvDim] */
+  keys: Float32Array[];
+  values: Float32Array[];
+}
+
+interface Scratch {
+  batch: number;
+  x: Float32Array;
+  xb: Float32Array;
+  q: Float32Array;
+  k: Float32Array;
+  v: Float32Array;
+  att: Float32Array;
+  attOut: Float32Array;
+  hb: Float32Array;
+  hb2: Float32Array;
+  logits: Float32Array;
+}
+
+/** Prompt positions of one sequence a step takes (the scratch holds maxBatch times this). */
+const PREFILL_CHUNK = 16;
+
+export interface CpuDecoderOptions extends DecoderOptions {
+  /** false: plain JS linears only (the reference the SIMD kernel is tested against). */
+  simd?: boolean;
+}
+
+export class CpuDecoder implements Decoder {
+  readonly backend = 'wasm' as const;
+  readonly implementation: string;
+  readonly notes: string[] = [];
+  readonly config: DecoderConfig;
+  readonly maxBatch: number;
+  readonly maxChunk = PREFILL_CHUNK;
+  readonly maxSeqLen: number;
+  readonly #weights: DecoderWeights;
+  readonly #rope: RopeTables;
+  readonly #slots: (SlotCache | undefined)[];
+  readonly #arena: WasmArena | null;
+  readonly #full: Scratch;
+  #scratch: Scratch | undefined;
+
+  constructor(model: DecoderModel, options: CpuDecoderOptions = {}) {
+    this.config = model.config;
+    this.maxBatch = options.maxBatch ?? 1;
+    this.maxSeqLen = Math.min(options.maxSeqLen ?? DEFAULT_MAX_SEQ_LEN, model.config.maxSeqLen);
+    this.#rope = ropeTables(model.config, this.maxSeqLen);
+    this.#slots = new Array<SlotCache | undefined>(this.maxBatch).fill(undefined);
+    const sizes = scratchSizes(model.config, this.maxBatch * PREFILL_CHUNK, this.maxSeqLen);
+    this.#arena =
+      options.simd === false
+        ? null
+        : WasmArena.create(linearFloats(model) + totalOf(sizes) + 64 * 16);
+    this.#weights = this.#arena ? inArena(this.#arena, model.weights) : model.weights;
+    const arena = this.#arena;
+    const make = (n: number): Float32Array => (arena ? arena.alloc(n) : new Float32Array(n));
+    this.#full = {
+      batch: this.maxBatch * PREFILL_CHUNK,
+      x: make(sizes.x),
+      xb: make(sizes.x),
+      q: make(sizes.q),
+      k: make(sizes.kv),
+      v: make(sizes.kv),
+      att: make(sizes.att),
+      attOut: make(sizes.q),
+      hb: make(sizes.hidden),
+      hb2: make(sizes.hidden),
+      logits: make(sizes.logits),
+    };
+    this.implementation = this.#arena ? 'js + wasm-simd matvec, f32' : 'js-f32';
+    if (options.precision === 'f16')
+      this.notes.push('f16 was asked for; the CPU decoder computes in f32');
+  }
+
+  #matmul(
+    out: Float32Array,
+    x: Float32Array,
+    w: Float32Array,
+    rows: number,
+    cols: number,
+    batch: number,
+  ): void {
+    const arena = this.#arena;
+    if (arena && cols % 4 === 0 && w.buffer === arena.memory.buffer) {
+      let b = 0;
+      // Four rows of the batch per pass: each weight is read once for all four.
+      for (; b + 4 <= batch; b += 4) {
+        arena.matvec4(
+          out.byteOffset + b * rows * 4,
+          x.byteOffset + b * cols * 4,
+          w.byteOffset,
+          rows,
+          cols,
+        );
+      }
+      for (; b < batch; b++) {
+        arena.matvec(
+          out.byteOffset + b * rows * 4,
+          x.byteOffset + b * cols * 4,
+          w.byteOffset,
+          rows,
+          cols,
+        );
+      }
+      return;
+    }
+    matmulRows(out, x, w, rows, cols, batch);
+  }
+
+  step(inputs: readonly DecodeInput[]): Promise<Float32Array> {
+    return Promise.resolve(this.stepSync(inputs));
+  }
+
+  /** The synchronous form of `step` (the returned array is reused by the next call). */
+  stepSync(inputs: readonly DecodeInput[]): Float32Array {
+    const c = this.config;
+    const w = this.#weights;
+    const batch = inputs.length;
+    if (batch > this.#full.batch) {
+      throw new GenerationError(
+        `${batch} inputs in one step; this decoder takes at most ${this.#full.batch} (${this.maxBatch} slots x ${PREFILL_CHUNK} positions)`,
+      );
+    }
+    const s = this.#scratchFor(batch);
+    const { dim, headDim, nHeads, nKvHeads, hiddenDim, vocabSize } = c;
+    const qDim = nHeads * headDim;
+    const kvDim = nKvHeads * headDim;
+    const caches = inputs.map((input) => this.#slotFor(input));
+    for (let b = 0; b < batch; b++) {
+      const token = inputs[b]?.token ?? -1;
+      if (!(token >= 0 && token < vocabSize)) {
+        throw new GenerationError(`token ${token} is outside the vocabulary (0..${vocabSize - 1})`);
+      }
+      s.x.set(w.tokenEmbedding.subarray(token * dim, (token + 1) * dim), b * dim);
+    }
+    const attScale = 1 / Math.sqrt(headDim);
+    const group = nHeads / nKvHeads;
+    for (let l = 0; l < c.nLayers; l++) {
+      const lw = w.layers[l];
+      if (!lw) throw new GenerationError(`layer ${l} is missing`);
+      for (let b = 0; b < batch; b++)
+        rmsNorm(s.xb, b * dim, s.x, b * dim, lw.attnNorm, dim, c.normEps);
+      this.#matmul(s.q, s.xb, lw.wq, qDim, dim, batch);
+      this.#matmul(s.k, s.xb, lw.wk, kvDim, dim, batch);
+      this.#matmul(s.v, s.xb, lw.wv, kvDim, dim, batch);
+      addBias(s.q, lw.bq, qDim, batch);
+      addBias(s.k, lw.bk, kvDim, batch);
+      addBias(s.v, lw.bv, kvDim, batch);
+      for (let b = 0; b < batch; b++) {
+        const pos = inputs[b]?.pos ?? 0;
+        const cache = caches[b] ?? this.#slotFor(inputs[b] ?? { slot: -1, token: 0, pos: 0 });
+        if (lw.qNorm && lw.kNorm) {
+          for (let h = 0; h < nHeads; h++) {
+            const o = b * qDim + h * headDim;
+            rmsNorm(s.q, o, s.q, o, lw.qNorm, headDim, c.normEps);
+          }
+          for (let h = 0; h < nKvHeads; h++) {
+            const o = b * kvDim + h * headDim;
+            rmsNorm(s.k, o, s.k, o, lw.kNorm, headDim, c.normEps);
+          }
+        }
+        applyRope(s.q, b * qDim, nHeads, headDim, pos, this.#rope, c.ropeStyle);
+        applyRope(s.k, b * kvDim, nKvHeads, headDim, pos, this.#rope, c.ropeStyle);
+        const keys = cache.keys[l] ?? new Float32Array(0);
+        const values = cache.values[l] ?? new Float32Array(0);
+        keys.set(s.k.subarray(b * kvDim, (b + 1) * kvDim), pos * kvDim);
+        values.set(s.v.subarray(b * kvDim, (b + 1) * kvDim), pos * kvDim);
+        this.#attend(s, b, pos, keys, values, attScale, group);
+      }
+      this.#matmul(s.xb, s.attOut, lw.wo, dim, qDim, batch);
+      for (let i = 0; i < batch * dim; i++) s.x[i] = (s.x[i] ?? 0) + (s.xb[i] ?? 0);
+      for (let b = 0; b < batch; b++)
+        rmsNorm(s.xb, b * dim, s.x, b * dim, lw.ffnNorm, dim, c.normEps);
+      this.#matmul(s.hb, s.xb, lw.w1, hiddenDim, dim, batch);
+      this.#matmul(s.hb2, s.xb, lw.w3, hiddenDim, dim, batch);
+      for (let i = 0; i < batch * hiddenDim; i++) {
+        const g = s.hb[i] ?? 0;
+        s.hb[i] = (g / (1 + Math.exp(-g))) * (s.hb2[i] ?? 0);
+      }
+      this.#matmul(s.xb, s.hb, lw.w2, dim, hiddenDim, batch);
+      for (let i = 0; i < batch * dim; i++) s.x[i] = (s.x[i] ?? 0) + (s.xb[i] ?? 0);
+    }
+    for (let b = 0; b < batch; b++)
+      rmsNorm(s.x, b * dim, s.x, b * dim, w.finalNorm, dim, c.normEps);
+    this.#matmul(s.logits, s.x, w.lmHead, vocabSize, dim, batch);
+    return s.logits;
+  }
+
+  #attend(
+    s: Scratch,
+    b: number,
+    pos: number,
+    keys: Float32Array,
+    values: Float32Array,
+    scale: number,
+    group: number,
+  ): void {
+    const { headDim, nHeads, nKvHeads } = this.config;
+    const qDim = nHeads * headDim;
+    const kvDim = nKvHeads * headDim;
+    const att = s.att;
+    for (let h = 0; h < nHeads; h++) {
+      const qo = b * qDim + h * headDim;
+      const ko = Math.floor(h / group) * headDim;
+      let max = -Infinity;
+      for (let t = 0; t <= pos; t++) {
+        let score = 0;
+        const kt = t * kvDim + ko;
+        for (let i = 0; i < headDim; i++) score += (s.q[qo + i] ?? 0) * (keys[kt + i] ?? 0);
+        score *= scale;
+        att[t] = score;
+        if (score > max) max = score;
+      }
+      let sum = 0;
+      for (let t = 0; t <= pos; t++) {
+        const e = Math.exp((att[t] ?? 0) - max);
+        att[t] = e;
+        sum += e;
+      }
+      const out = s.attOut;
+      out.fill(0, qo, qo + headDim);
+      for (let t = 0; t <= pos; t++) {
+        const a = (att[t] ?? 0) / sum;
+        const vt = t * kvDim + ko;
+        for (let i = 0; i < headDim; i++)
+          out[qo + i] = (out[qo + i] ?? 0) + a * (values[vt + i] ?? 0);
+      }
+    }
+  }
+
+  #slotFor(input: DecodeInput): SlotCache {
+    const { slot, pos } = input;
+    if (!(slot >= 0 && slot < this.maxBatch)) {
+      throw new GenerationError(`slot ${slot} does not exist (this decoder has ${this.maxBatch})`);
+    }
+    if (!(pos >= 0 && pos < this.maxSeqLen)) {
+      throw new GenerationError(
+        `position ${pos} is past the context of ${this.maxSeqLen} tokens; shorten the prompt or the steps`,
+      );
+    }
+    let cache = this.#slots[slot];
+    if (!cache) {
+      const size = this.maxSeqLen * this.config.nKvHeads * this.config.headDim;
+      cache = {
+        keys: Array.from({ length: this.config.nLayers }, () => new Float32Array(size)),
+        values: Array.from({ length: this.config.nLayers }, () => new Float32Array(size)),
+      };
+      this.#slots[slot] = cache;
+    }
+    return cache;
+  }
+
+  #scratchFor(batch: number): Scratch {
+    if (this.#scratch?.batch === batch) return this.#scratch;
+    const { dim, hiddenDim, nHeads, nKvHeads, headDim, vocabSize } = this.config;
+    const f = this.#full;
+    const scratch: Scratch = {
+      batch,
+      x: f.x.subarray(0, batch * dim),
+      xb: f.xb.subarray(0, batch * dim),
+      q: f.q.subarray(0, batch * nHeads * headDim),
+      k: f.k.subarray(0, batch * nKvHeads * headDim),
+      v: f.v.subarray(0, batch * nKvHeads * headDim),
+      att: f.att,
+      attOut: f.attOut.subarray(0, batch * nHeads * headDim),
+      hb: f.hb.subarray(0, batch * hiddenDim),
+      hb2: f.hb2.subarray(0, batch * hiddenDim),
+      logits: f.logits.subarray(0, batch * vocabSize),
+    };
+    this.#scratch = scratch;
+    return scratch;
+  }
+
+  dispose(): void {
+    this.#slots.fill(undefined);
+    this.#scratch = undefined;
+  }
+}
+
+function scratchSizes(c: DecoderConfig, batch: number, maxSeqLen: number) {
+  return {
+    x: batch * c.dim,
+    q: batch * c.nHeads * c.headDim,
+    kv: batch * c.nKvHeads * c.headDim,
+    att: maxSeqLen,
+    hidden: batch * c.hiddenDim,
+    logits: batch * c.vocabSize,
+  };
+}
+
+function totalOf(sizes: ReturnType<typeof scratchSizes>): number {
+  return 2 * sizes.x + 2 * sizes.q + 2 * sizes.kv + sizes.att + 2 * sizes.hidden + sizes.logits;
+}
+
+function linearFloats(model: DecoderModel): number {
+  const w = model.weights;
+  const perLayer = w.layers.reduce(
+    (n, l) =>
+      n +
+      l.wq.length +
+      l.wk.length +
+      l.wv.length +
+      l.wo.length +
+      l.w1.length +
+      l.w2.length +
+      l.w3.length,
+    0,
+  );
+  return perLayer + w.lmHead.length + 16 * (7 * w.layers.length + 1);
+}
+
+/** The same weights with every linear copied into the arena (norms and biases stay in JS). */
+function inArena(arena: WasmArena, w: DecoderWeights): DecoderWeights {
+  return {
+    tokenEmbedding: w.tokenEmbedding,
+    finalNorm: w.finalNorm,
+    lmHead: arena.copy(w.lmHead),
+    layers: w.layers.map((l) => ({
+      ...l,
+      wq: arena.copy(l.wq),
+      wk: arena.copy(l.wk),
+      wv: arena.copy(l.wv),
+      wo: arena.copy(l.wo),
+      w1: arena.copy(l.w1),
+      w2: arena.copy(l.w2),
+      w3: arena.copy(l.w3),
+    })),
+  };
+}

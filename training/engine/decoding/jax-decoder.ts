@@ -1,0 +1,271 @@
+// Decoding on jax-js (wasm or WebGPU): one jitted step for all KV cache slots at once, with fixed
+// shapes so it compiles once. The cache is [batch, maxSeqLen, kvDim] per layer, written by a
+// one-hot blend at each row's position; rows not being decoded are masked out of the write.
+import { jit, numpy as np, tree, type OwnedFunction } from '@jax-js/jax';
+import type { BackendName, DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
+import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
+import { GenerationError } from '../errors.ts';
+import { rmsNormJ, ropeJ, swigluJ } from '../kernels/jax-layers.ts';
+import type { DecoderConfig } from '../loading/model-config.ts';
+import { ropeTables } from '../kernels/rope.ts';
+import type { DecoderModel, LayerWeights } from '../loading/weights.ts';
+
+type Arr = np.Array;
+
+/** Weights on the device; linears transposed to [in, out] so x @ W needs no transpose. */
+export interface JaxLayer {
+  attnNorm: Arr;
+  wq: Arr;
+  wk: Arr;
+  wv: Arr;
+  wo: Arr;
+  bq?: Arr;
+  bk?: Arr;
+  bv?: Arr;
+  qNorm?: Arr;
+  kNorm?: Arr;
+  ffnNorm: Arr;
+  w1: Arr;
+  w2: Arr;
+  w3: Arr;
+}
+
+export interface JaxWeights {
+  tokenEmbedding: Arr;
+  layers: JaxLayer[];
+  finalNorm: Arr;
+  /** [dim, vocab] */
+  lmHead: Arr;
+}
+
+export function toDevice(a: Float32Array, shape: number[], dtype: np.DType = np.float32): Arr {
+  // Weights never live in shared memory; the narrower type is what jax-js asks for.
+  const array = np.array(a as Float32Array<ArrayBuffer>, { shape });
+  return dtype === np.float32 ? array : array.astype(dtype);
+}
+
+/** Uploads `weights` with each linear as [in, out] (float64 for gradient checks). */
+export function uploadWeights(model: DecoderModel, dtype: np.DType = np.float32): JaxWeights {
+  const { config: c, weights: w } = model;
+  // Transposed on the host, so the device holds contiguous [in, out] arrays (a transposed view
+  // would be re-laid-out by every kernel that reads it).
+  const transposed = (a: Float32Array, out: number, inp: number): Arr => {
+    const t = new Float32Array(a.length);
+    for (let o = 0; o < out; o++) {
+      for (let i = 0; i < inp; i++) t[i * out + o] = a[o * inp + i] ?? 0;
+    }
+    return toDevice(t, [inp, out], dtype);
+  };
+  const optional = (key: string, a: Float32Array | null): Record<string, Arr> =>
+    a ? { [key]: toDevice(a, [a.length], dtype) } : {};
+  const qDim = c.nHeads * c.headDim;
+  const kvDim = c.nKvHeads * c.headDim;
+  const layer = (l: LayerWeights): JaxLayer => ({
+    attnNorm: toDevice(l.attnNorm, [c.dim], dtype),
+    wq: transposed(l.wq, qDim, c.dim),
+    wk: transposed(l.wk, kvDim, c.dim),
+    wv: transposed(l.wv, kvDim, c.dim),
+    wo: transposed(l.wo, c.dim, qDim),
+    ...optional('bq', l.bq),
+    ...optional('bk', l.bk),
+    ...optional('bv', l.bv),
+    ...optional('qNorm', l.qNorm),
+    ...optional('kNorm', l.kNorm),
+    ffnNorm: toDevice(l.ffnNorm, [c.dim], dtype),
+    w1: transposed(l.w1, c.hiddenDim, c.dim),
+    w2: transposed(l.w2, c.dim, c.hiddenDim),
+    w3: transposed(l.w3, c.hiddenDim, c.dim),
+  });
+  return {
+    tokenEmbedding: toDevice(w.tokenEmbedding, [c.vocabSize, c.dim], dtype),
+    layers: w.layers.map(layer),
+    finalNorm: toDevice(w.finalNorm, [c.dim], dtype),
+    lmHead: transposed(w.lmHead, c.vocabSize, c.dim),
+  };
+}
+
+/** x @ w (+ b) */
+export function linearJ(x: Arr, w: Arr, b: Arr | undefined): Arr {
+  const y = np.matmul(x, w);
+  return b ? y.add(b) : y;
+}
+
+interface StepInputs {
+  tokens: Arr;
+  positions: Arr;
+  /** 1 for rows decoded this step, 0 for rows whose cache must stay as it is. */
+  active: Arr;
+  cos: Arr;
+  sin: Arr;
+  keys: Arr[];
+  values: Arr[];
+}
+
+function decodeStep(
+  c: DecoderConfig,
+  maxSeqLen: number,
+  w: JaxWeights,
+  s: StepInputs,
+): [Arr, Arr[], Arr[]] {
+  const { nHeads, nKvHeads, headDim } = c;
+  const group = nHeads / nKvHeads;
+  const batch = s.tokens.shape[0] ?? 1;
+  let x = np.take(w.tokenEmbedding, s.tokens, 0);
+  // Row b writes its k/v at positions[b] (when active) and attends to 0..positions[b].
+  const steps = np.arange(maxSeqLen).astype(np.int32).reshape([1, maxSeqLen]);
+  const cos = np.take(s.cos, s.positions.ref, 0).reshape([batch, 1, headDim / 2]);
+  const sin = np.take(s.sin, s.positions.ref, 0).reshape([batch, 1, headDim / 2]);
+  const pos = s.positions.reshape([batch, 1]);
+  const write = np
+    .equal(steps.ref, pos.ref)
+    .astype(np.float32)
+    .mul(s.active.reshape([batch, 1]))
+    .reshape([batch, maxSeqLen, 1]);
+  const visible = np.lessEqual(steps, pos).reshape([batch, 1, 1, maxSeqLen]);
+  const keys: Arr[] = [];
+  const values: Arr[] = [];
+  w.layers.forEach((lw, l) => {
+    const h = rmsNormJ(x.ref, lw.attnNorm, c.normEps);
+    let q = linearJ(h.ref, lw.wq, lw.bq).reshape([batch, nHeads, headDim]);
+    let k = linearJ(h.ref, lw.wk, lw.bk).reshape([batch, nKvHeads, headDim]);
+    const v = linearJ(h, lw.wv, lw.bv).reshape([batch, 1, nKvHeads * headDim]);
+    if (lw.qNorm && lw.kNorm) {
+      q = rmsNormJ(q, lw.qNorm, c.normEps);
+      k = rmsNormJ(k, lw.kNorm, c.normEps);
+    }
+    q = ropeJ(q, cos.ref, sin.ref, c.ropeStyle);
+    k = ropeJ(k, cos.ref, sin.ref, c.ropeStyle).reshape([batch, 1, nKvHeads * headDim]);
+    const blend = (cache: Arr, fresh: Arr): Arr =>
+      cache.mul(np.subtract(1, write.ref)).add(fresh.mul(write.ref));
+    const kc = blend(s.keys[l] ?? np.zeros(k.shape), k);
+    const vc = blend(s.values[l] ?? np.zeros(v.shape), v);
+    keys.push(kc.ref);
+    values.push(vc.ref);
+    const qg = q.reshape([batch, nKvHeads, group, headDim]);
+    const kh = kc.reshape([batch, maxSeqLen, nKvHeads, headDim]);
+    const vh = vc.reshape([batch, maxSeqLen, nKvHeads, headDim]);
+    const scores = np.einsum('bkgd,bskd->bkgs', qg, kh).mul(1 / Math.sqrt(headDim));
+    const masked = np.where(visible.ref, scores, -1e30);
+    const probs = softmaxLast(masked);
+    const att = np.einsum('bkgs,bskd->bkgd', probs, vh).reshape([batch, nHeads * headDim]);
+    x = x.add(linearJ(att, lw.wo, undefined));
+    const h2 = rmsNormJ(x.ref, lw.ffnNorm, c.normEps);
+    const ff = swigluJ(linearJ(h2.ref, lw.w1, undefined), linearJ(h2, lw.w3, undefined));
+    x = x.add(linearJ(ff, lw.w2, undefined));
+  });
+  write.dispose();
+  visible.dispose();
+  cos.dispose();
+  sin.dispose();
+  const logits = linearJ(rmsNormJ(x, w.finalNorm, c.normEps), w.lmHead, undefined);
+  return [logits, keys, values];
+}
+
+function softmaxLast(x: Arr): Arr {
+  const shifted = x.ref.sub(x.max(-1, { keepdims: true }));
+  const e = np.exp(shifted);
+  return e.ref.div(e.sum(-1, { keepdims: true }));
+}
+
+export class JaxDecoder implements Decoder {
+  readonly config: DecoderConfig;
+  readonly backend: BackendName;
+  readonly implementation: string;
+  readonly notes: string[] = [];
+  readonly maxBatch: number;
+  readonly maxChunk = 1;
+  readonly maxSeqLen: number;
+  readonly #weights: JaxWeights;
+  readonly #cos: Arr;
+  readonly #sin: Arr;
+  #keys: Arr[];
+  #values: Arr[];
+  readonly #step: OwnedFunction<(w: JaxWeights, s: StepInputs) => [Arr, Arr[], Arr[]]>;
+  #disposed = false;
+
+  /**
+   * `shaderF16`: whether the WebGPU device has the shader-f16 feature; f16 falls back to f32 (with
+   * a note) without it, and on wasm.
+   */
+  constructor(
+    model: DecoderModel,
+    backend: BackendName,
+    options: DecoderOptions & { shaderF16?: boolean } = {},
+  ) {
+    const c = model.config;
+    this.config = c;
+    this.backend = backend;
+    let f16 = options.precision === 'f16';
+    if (f16 && !(backend === 'webgpu' && options.shaderF16 === true)) {
+      f16 = false;
+      this.notes.push(
+        backend === 'webgpu'
+          ? 'f16 was asked for but this WebGPU device has no shader-f16 (SwiftShader has none): computing in f32'
+          : 'f16 was asked for; the wasm backend computes in f32',
+      );
+    }
+    const dtype = f16 ? np.float16 : np.float32;
+    this.implementation = `jax-js ${backend} ${f16 ? 'f16' : 'f32'}, jitted step`;
+    this.maxBatch = options.maxBatch ?? 1;
+    this.maxSeqLen = Math.min(options.maxSeqLen ?? DEFAULT_MAX_SEQ_LEN, c.maxSeqLen);
+    this.#weights = uploadWeights(model, dtype);
+    const tables = ropeTables(c, this.maxSeqLen);
+    this.#cos = toDevice(Float32Array.from(tables.cos), [this.maxSeqLen, tables.half], dtype);
+    this.#sin = toDevice(Float32Array.from(tables.sin), [this.maxSeqLen, tables.half], dtype);
+    const cacheShape = [this.maxBatch, this.maxSeqLen, c.nKvHeads * c.headDim];
+    this.#keys = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape, { dtype }));
+    this.#values = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape, { dtype }));
+    const maxSeqLen = this.maxSeqLen;
+    this.#step = jit((w: JaxWeights, s: StepInputs) => decodeStep(c, maxSeqLen, w, s));
+  }
+
+  async step(inputs: readonly DecodeInput[]): Promise<Float32Array> {
+    if (this.#disposed) throw new GenerationError('this decoder was disposed');
+    const rows = this.maxBatch;
+    const tokens = new Int32Array(rows);
+    const positions = new Int32Array(rows);
+    const active = new Float32Array(rows);
+    for (const input of inputs) {
+      if (!(input.slot >= 0 && input.slot < rows)) {
+        throw new GenerationError(`slot ${input.slot} does not exist (this decoder has ${rows})`);
+      }
+      if (!(input.pos >= 0 && input.pos < this.maxSeqLen)) {
+        throw new GenerationError(
+          `position ${input.pos} is past the context of ${this.maxSeqLen} tokens; shorten the prompt or the steps`,
+        );
+      }
+      if (!(input.token >= 0 && input.token < this.config.vocabSize)) {
+        throw new GenerationError(`token ${input.token} is outside the vocabulary`);
+      }
+      tokens[input.slot] = input.token;
+      positions[input.slot] = input.pos;
+      active[input.slot] = 1;
+    }
+    const [logits, keys, values] = this.#step(tree.ref(this.#weights), {
+      tokens: np.array(tokens, { dtype: np.int32 }),
+      positions: np.array(positions, { dtype: np.int32 }),
+      active: np.array(active).astype(this.#cos.dtype),
+      cos: this.#cos.ref,
+      sin: this.#sin.ref,
+      keys: this.#keys,
+      values: this.#values,
+    });
+    this.#keys = keys;
+    this.#values = values;
+    const all = Float32Array.from((await logits.data()) as ArrayLike<number>);
+    const vocab = this.config.vocabSize;
+    const out = new Float32Array(inputs.length * vocab);
+    inputs.forEach((input, i) => {
+      out.set(all.subarray(input.slot * vocab, (input.slot + 1) * vocab), i * vocab);
+    });
+    return out;
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    tree.dispose(this.#weights);
+    tree.dispose([this.#cos, this.#sin, ...this.#keys, ...this.#values]);
+    this.#step.dispose();
+  }
+}

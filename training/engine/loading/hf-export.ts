@@ -1,0 +1,140 @@
+// Writes a DecoderModel as a Hugging Face folder (config.json + safetensors, optionally sharded
+// with an index): the merged-LoRA export, and how tests build models to load.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngineError } from '../errors.ts';
+import type { DecoderConfig, RopeScaling } from './model-config.ts';
+import { serializeSafetensors, type TensorToWrite } from './safetensors.ts';
+import type { DecoderModel } from './weights.ts';
+
+const ARCHITECTURES: Record<string, string> = {
+  llama: 'LlamaForCausalLM',
+  llama2c: 'LlamaForCausalLM',
+  qwen2: 'Qwen2ForCausalLM',
+  qwen3: 'Qwen3ForCausalLM',
+};
+
+export function hfConfigOf(c: DecoderConfig): Record<string, unknown> {
+  const architecture = ARCHITECTURES[c.family];
+  if (!architecture) throw new EngineError(`no Hugging Face architecture for '${c.family}'`);
+  if (c.ropeStyle !== 'half' && c.family !== 'llama2c') {
+    throw new EngineError('Hugging Face models rotate halves; this model rotates pairs');
+  }
+  return {
+    architectures: [architecture],
+    model_type: architecture === 'LlamaForCausalLM' ? 'llama' : c.family,
+    hidden_size: c.dim,
+    intermediate_size: c.hiddenDim,
+    num_hidden_layers: c.nLayers,
+    num_attention_heads: c.nHeads,
+    num_key_value_heads: c.nKvHeads,
+    head_dim: c.headDim,
+    vocab_size: c.vocabSize,
+    max_position_embeddings: c.maxSeqLen,
+    rms_norm_eps: c.normEps,
+    rope_theta: c.ropeTheta,
+    rope_scaling: ropeScalingToHf(c.ropeScaling),
+    tie_word_embeddings: c.tiedEmbeddings,
+    attention_bias: c.attentionBias,
+    hidden_act: 'silu',
+    torch_dtype: 'float32',
+  };
+}
+
+function ropeScalingToHf(s: RopeScaling): Record<string, unknown> | null {
+  switch (s.kind) {
+    case 'none':
+      return null;
+    case 'linear':
+      return { rope_type: 'linear', factor: s.factor };
+    case 'llama3':
+      return {
+        rope_type: 'llama3',
+        factor: s.factor,
+        low_freq_factor: s.lowFreqFactor,
+        high_freq_factor: s.highFreqFactor,
+        original_max_position_embeddings: s.originalMaxPositions,
+      };
+    case 'yarn':
+      return {
+        rope_type: 'yarn',
+        factor: s.factor,
+        original_max_position_embeddings: s.originalMaxPositions,
+        beta_fast: s.betaFast,
+        beta_slow: s.betaSlow,
+        attention_factor: s.attentionFactor,
+      };
+  }
+}
+
+/** Tensors under their Hugging Face names. */
+export function hfTensors(model: DecoderModel): Record<string, TensorToWrite> {
+  const { config: c, weights: w } = model;
+  const qDim = c.nHeads * c.headDim;
+  const kvDim = c.nKvHeads * c.headDim;
+  const out: Record<string, TensorToWrite> = {
+    'model.embed_tokens.weight': { shape: [c.vocabSize, c.dim], data: w.tokenEmbedding },
+  };
+  w.layers.forEach((l, i) => {
+    const p = `model.layers.${i}.`;
+    out[`${p}input_layernorm.weight`] = { shape: [c.dim], data: l.attnNorm };
+    out[`${p}self_attn.q_proj.weight`] = { shape: [qDim, c.dim], data: l.wq };
+    out[`${p}self_attn.k_proj.weight`] = { shape: [kvDim, c.dim], data: l.wk };
+    out[`${p}self_attn.v_proj.weight`] = { shape: [kvDim, c.dim], data: l.wv };
+    out[`${p}self_attn.o_proj.weight`] = { shape: [c.dim, qDim], data: l.wo };
+    if (l.bq) out[`${p}self_attn.q_proj.bias`] = { shape: [qDim], data: l.bq };
+    if (l.bk) out[`${p}self_attn.k_proj.bias`] = { shape: [kvDim], data: l.bk };
+    if (l.bv) out[`${p}self_attn.v_proj.bias`] = { shape: [kvDim], data: l.bv };
+    if (l.qNorm) out[`${p}self_attn.q_norm.weight`] = { shape: [c.headDim], data: l.qNorm };
+    if (l.kNorm) out[`${p}self_attn.k_norm.weight`] = { shape: [c.headDim], data: l.kNorm };
+    out[`${p}post_attention_layernorm.weight`] = { shape: [c.dim], data: l.ffnNorm };
+    out[`${p}mlp.gate_proj.weight`] = { shape: [c.hiddenDim, c.dim], data: l.w1 };
+    out[`${p}mlp.down_proj.weight`] = { shape: [c.dim, c.hiddenDim], data: l.w2 };
+    out[`${p}mlp.up_proj.weight`] = { shape: [c.hiddenDim, c.dim], data: l.w3 };
+  });
+  out['model.norm.weight'] = { shape: [c.dim], data: w.finalNorm };
+  if (!c.tiedEmbeddings) out['lm_head.weight'] = { shape: [c.vocabSize, c.dim], data: w.lmHead };
+  return out;
+}
+
+export interface HfExportOptions {
+  dtype?: 'F32' | 'F16' | 'BF16';
+  /** Split into this many files with model.safetensors.index.json (default 1). */
+  shards?: number;
+}
+
+export function writeHfModel(
+  folder: string,
+  model: DecoderModel,
+  options: HfExportOptions = {},
+): void {
+  mkdirSync(folder, { recursive: true });
+  const config = hfConfigOf(model.config);
+  const dtype = options.dtype ?? 'F32';
+  config.torch_dtype = { F32: 'float32', F16: 'float16', BF16: 'bfloat16' }[dtype];
+  writeFileSync(join(folder, 'config.json'), JSON.stringify(config, null, 2));
+  const entries = Object.entries(hfTensors(model)).map(([name, t]): [string, TensorToWrite] => [
+    name,
+    { ...t, dtype },
+  ]);
+  const shards = Math.max(1, options.shards ?? 1);
+  if (shards === 1) {
+    writeFileSync(
+      join(folder, 'model.safetensors'),
+      serializeSafetensors(Object.fromEntries(entries)),
+    );
+    return;
+  }
+  const weightMap: Record<string, string> = {};
+  const per = Math.ceil(entries.length / shards);
+  for (let s = 0; s < shards; s++) {
+    const file = `model-${String(s + 1).padStart(5, '0')}-of-${String(shards).padStart(5, '0')}.safetensors`;
+    const part = entries.slice(s * per, (s + 1) * per);
+    for (const [name] of part) weightMap[name] = file;
+    writeFileSync(join(folder, file), serializeSafetensors(Object.fromEntries(part)));
+  }
+  writeFileSync(
+    join(folder, 'model.safetensors.index.json'),
+    JSON.stringify({ metadata: {}, weight_map: weightMap }, null, 2),
+  );
+}
