@@ -6,7 +6,13 @@ export {
   type BackendInfo,
 } from './kernels/backend.ts';
 export { CpuDecoder } from './decoding/cpu-decoder.ts';
-export type { BackendName, DecodeInput, Decoder, DecoderOptions, Precision } from './decoding/decoder.ts';
+export type {
+  BackendName,
+  DecodeInput,
+  Decoder,
+  DecoderOptions,
+  Precision,
+} from './decoding/decoder.ts';
 export * from './errors.ts';
 export {
   generate,
@@ -29,7 +35,12 @@ export { randomDecoderModel } from './loading/random-model.ts';
 export { Sampler, type SamplingOptions } from './decoding/sampler.ts';
 export type { Tokenizer } from './loading/tokenizer.ts';
 export type { DecoderModel, DecoderWeights, LayerWeights } from './loading/weights.ts';
-export { loadLocalModel, plainChat, type ChatTurn, type LocalModel } from './loading/local-model.ts';
+export {
+  loadLocalModel,
+  plainChat,
+  type ChatTurn,
+  type LocalModel,
+} from './loading/local-model.ts';
 export { loadHfDecoderModel, loadHuggingFaceModel } from './loading/hf-model.ts';
 export { writeHfModel, hfTensors, type HfExportOptions } from './loading/hf-export.ts';
 export { HfTokenizer } from './loading/hf-tokenizer.ts';

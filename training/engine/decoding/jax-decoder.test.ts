@@ -6,7 +6,11 @@ import { CpuDecoder } from './cpu-decoder.ts';
 import { generate } from './generate.ts';
 import { JaxDecoder } from './jax-decoder.ts';
 import { readLlama2cCheckpoint } from '../loading/llama2c-checkpoint.ts';
-import { STORIES260K, storiesReference, storiesTokenizer } from '../loading/stories.test-support.ts';
+import {
+  STORIES260K,
+  storiesReference,
+  storiesTokenizer,
+} from '../loading/stories.test-support.ts';
 import { webGpuUnavailable } from '../kernels/webgpu.test-support.ts';
 
 const model = readLlama2cCheckpoint(STORIES260K.checkpoint);

@@ -11,7 +11,11 @@ import {
   serializeLlama2cCheckpoint,
 } from '../loading/llama2c-checkpoint.ts';
 import { Llama2cTokenizer } from '../loading/llama2c-tokenizer.ts';
-import { STORIES260K, storiesReference, storiesTokenizer } from '../loading/stories.test-support.ts';
+import {
+  STORIES260K,
+  storiesReference,
+  storiesTokenizer,
+} from '../loading/stories.test-support.ts';
 
 describe('llama2.c checkpoint and tokenizer', () => {
   it('reads stories260K', () => {

@@ -12,7 +12,12 @@ import {
   serializeSafetensors,
   type TensorToWrite,
 } from '../loading/safetensors.ts';
-import { LINEAR_NAMES, linearShape, type DecoderModel, type LinearName } from '../loading/weights.ts';
+import {
+  LINEAR_NAMES,
+  linearShape,
+  type DecoderModel,
+  type LinearName,
+} from '../loading/weights.ts';
 
 const MODULE_GROUP: Record<LinearName, string> = {
   wq: 'self_attn',
