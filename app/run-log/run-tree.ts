@@ -1,7 +1,7 @@
 // The agent tree and per-agent timelines as a pure fold over a run's events: a live run, a replay and a
 // stored one render from the same function (the CLI, the renderer and the engine share it, hence it
-// lives in app/api). Applying events one by one gives the same result as folding the whole log.
-import type { RunEvent } from '../api/index.ts';
+// lives in app/run-log). Applying events one by one gives the same result as folding the whole log.
+import type { RunEvent, RunEventOf } from '../api/index.ts';
 
 export type AgentState = 'running' | 'waiting' | 'done' | 'failed';
 
@@ -87,142 +87,165 @@ export function applyRunEvent(view: RunView, event: RunEvent): RunView {
       view.runId = event.runId;
       view.question = event.question;
       view.startedAt = event.at;
-      return view;
-    case 'agent.spawned': {
-      view.agents.set(event.agentId, {
-        id: event.agentId,
-        parentId: event.parentId,
-        depth: event.depth,
-        prompt: event.prompt,
-        state: 'running',
-        turns: [],
-        children: [],
-        answer: null,
-        error: null,
-        inputTokens: 0,
-        outputTokens: 0,
-        costUsd: null,
-        startedAt: event.at,
-        finishedAt: null,
-        pendingChildren: 0,
-      });
-      if (event.parentId !== null) view.agents.get(event.parentId)?.children.push(event.agentId);
-      return view;
-    }
+      break;
+    case 'agent.spawned':
+      spawnAgent(view, event);
+      break;
     case 'turn.started':
-      view.agents.get(event.agentId)?.turns.push({
-        turn: event.turn,
-        startedAt: event.at,
-        messages: event.messages,
-        response: '',
-        streaming: true,
-        inputTokens: 0,
-        outputTokens: 0,
-        costUsd: null,
-        latencyMs: null,
-        code: [],
-        children: [],
-      });
-      return view;
+      startTurn(view, event);
+      break;
     case 'model.delta': {
       const turn = currentTurn(view.agents.get(event.agentId), event.turn);
       if (turn) turn.response += event.text;
-      return view;
+      break;
     }
-    case 'model.done': {
-      // llm_query calls are keyed '<agent>:llm': their tokens count for the agent that asked.
-      const agentId = event.agentId.replace(/:llm$/, '');
-      const node = view.agents.get(agentId);
-      const turn = agentId === event.agentId ? currentTurn(node, event.turn) : undefined;
-      if (turn) {
-        turn.response = event.text;
-        turn.streaming = false;
-        turn.inputTokens = event.usage.inputTokens;
-        turn.outputTokens = event.usage.outputTokens;
-        turn.costUsd = event.costUsd;
-        turn.latencyMs = event.latencyMs;
-      }
-      if (node) {
-        node.inputTokens += event.usage.inputTokens;
-        node.outputTokens += event.usage.outputTokens;
-        if (event.costUsd !== null) node.costUsd = (node.costUsd ?? 0) + event.costUsd;
-      }
-      view.inputTokens += event.usage.inputTokens;
-      view.outputTokens += event.usage.outputTokens;
-      if (event.costUsd !== null) view.costUsd = (view.costUsd ?? 0) + event.costUsd;
-      return view;
-    }
+    case 'model.done':
+      finishModelCall(view, event);
+      break;
     case 'code.started':
-      currentTurn(view.agents.get(event.agentId), event.turn)?.code.push({
-        block: event.block,
-        code: event.code,
-        stdout: '',
-        stderr: '',
-        error: null,
-        durationMs: null,
-        variables: [],
-      });
-      return view;
-    case 'repl.output': {
-      const block = currentTurn(view.agents.get(event.agentId), event.turn)?.code.find(
-        (entry) => entry.block === event.block,
-      );
-      if (block)
-        Object.assign(block, {
-          stdout: event.stdout,
-          stderr: event.stderr,
-          error: event.error,
-          durationMs: event.durationMs,
-          variables: event.variables,
-        });
-      return view;
-    }
-    case 'child.call': {
-      const node = view.agents.get(event.agentId);
-      currentTurn(node, event.turn)?.children.push({
-        childId: event.childId,
-        call: event.call,
-        prompt: event.prompt,
-      });
-      if (node && event.call === 'rlm') {
-        node.pendingChildren++;
-        node.state = 'waiting';
-      }
-      return view;
-    }
-    case 'child.returned': {
-      const node = view.agents.get(event.agentId);
-      if (node && event.childId !== null) {
-        node.pendingChildren = Math.max(0, node.pendingChildren - 1);
-        if (node.pendingChildren === 0 && node.state === 'waiting') node.state = 'running';
-      }
-      return view;
-    }
-    case 'final.answer': {
-      const node = view.agents.get(event.agentId);
-      if (node) {
-        node.state = 'done';
-        node.answer = event.answer;
-        node.finishedAt = event.at;
-      }
-      return view;
-    }
-    case 'agent.failed': {
-      const node = view.agents.get(event.agentId);
-      if (node) {
-        node.state = 'failed';
-        node.error = event.error;
-        node.finishedAt = event.at;
-      }
-      return view;
-    }
+      startCode(view, event);
+      break;
+    case 'repl.output':
+      finishCode(view, event);
+      break;
+    case 'child.call':
+      callChild(view, event);
+      break;
+    case 'child.returned':
+      childReturned(view, event);
+      break;
+    case 'final.answer':
+    case 'agent.failed':
+      finishAgent(view, event);
+      break;
     case 'run.finished':
       view.status = event.status;
       view.answer = event.answer;
       view.error = event.error;
       view.finishedAt = event.at;
-      return view;
+      break;
   }
+  return view;
+}
+
+function spawnAgent(view: RunView, event: RunEventOf<'agent.spawned'>): void {
+  view.agents.set(event.agentId, {
+    id: event.agentId,
+    parentId: event.parentId,
+    depth: event.depth,
+    prompt: event.prompt,
+    state: 'running',
+    turns: [],
+    children: [],
+    answer: null,
+    error: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: null,
+    startedAt: event.at,
+    finishedAt: null,
+    pendingChildren: 0,
+  });
+  if (event.parentId !== null) view.agents.get(event.parentId)?.children.push(event.agentId);
+}
+
+function startTurn(view: RunView, event: RunEventOf<'turn.started'>): void {
+  view.agents.get(event.agentId)?.turns.push({
+    turn: event.turn,
+    startedAt: event.at,
+    messages: event.messages,
+    response: '',
+    streaming: true,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: null,
+    latencyMs: null,
+    code: [],
+    children: [],
+  });
+}
+
+function finishModelCall(view: RunView, event: RunEventOf<'model.done'>): void {
+  // llm_query calls are keyed '<agent>:llm': their tokens count for the agent that asked.
+  const agentId = event.agentId.replace(/:llm$/, '');
+  const node = view.agents.get(agentId);
+  const turn = agentId === event.agentId ? currentTurn(node, event.turn) : undefined;
+  if (turn) {
+    turn.response = event.text;
+    turn.streaming = false;
+    turn.inputTokens = event.usage.inputTokens;
+    turn.outputTokens = event.usage.outputTokens;
+    turn.costUsd = event.costUsd;
+    turn.latencyMs = event.latencyMs;
+  }
+  if (node) {
+    node.inputTokens += event.usage.inputTokens;
+    node.outputTokens += event.usage.outputTokens;
+    if (event.costUsd !== null) node.costUsd = (node.costUsd ?? 0) + event.costUsd;
+  }
+  view.inputTokens += event.usage.inputTokens;
+  view.outputTokens += event.usage.outputTokens;
+  if (event.costUsd !== null) view.costUsd = (view.costUsd ?? 0) + event.costUsd;
+}
+
+function startCode(view: RunView, event: RunEventOf<'code.started'>): void {
+  currentTurn(view.agents.get(event.agentId), event.turn)?.code.push({
+    block: event.block,
+    code: event.code,
+    stdout: '',
+    stderr: '',
+    error: null,
+    durationMs: null,
+    variables: [],
+  });
+}
+
+function finishCode(view: RunView, event: RunEventOf<'repl.output'>): void {
+  const block = currentTurn(view.agents.get(event.agentId), event.turn)?.code.find(
+    (entry) => entry.block === event.block,
+  );
+  if (block)
+    Object.assign(block, {
+      stdout: event.stdout,
+      stderr: event.stderr,
+      error: event.error,
+      durationMs: event.durationMs,
+      variables: event.variables,
+    });
+}
+
+function callChild(view: RunView, event: RunEventOf<'child.call'>): void {
+  const node = view.agents.get(event.agentId);
+  currentTurn(node, event.turn)?.children.push({
+    childId: event.childId,
+    call: event.call,
+    prompt: event.prompt,
+  });
+  if (node && event.call === 'rlm') {
+    node.pendingChildren++;
+    node.state = 'waiting';
+  }
+}
+
+function childReturned(view: RunView, event: RunEventOf<'child.returned'>): void {
+  const node = view.agents.get(event.agentId);
+  if (node && event.childId !== null) {
+    node.pendingChildren = Math.max(0, node.pendingChildren - 1);
+    if (node.pendingChildren === 0 && node.state === 'waiting') node.state = 'running';
+  }
+}
+
+function finishAgent(view: RunView, event: RunEventOf<'final.answer' | 'agent.failed'>): void {
+  const node = view.agents.get(event.agentId);
+  if (!node) return;
+  if (event.kind === 'final.answer') {
+    node.state = 'done';
+    node.answer = event.answer;
+  } else {
+    node.state = 'failed';
+    node.error = event.error;
+  }
+  node.finishedAt = event.at;
 }
 
 export function foldRun(events: readonly RunEvent[]): RunView {

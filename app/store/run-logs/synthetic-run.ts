@@ -49,51 +49,78 @@ export function syntheticRunEvents(options: SyntheticRunOptions = {}): RunEvent[
     turns > agents * 100
   )
     throw new SyntheticRunSizeError(agents, turns);
-  const random = mulberry32(options.seed ?? 1);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  // The tree, breadth first: each parent gets 2-8 children until there are enough agents.
-  const children = new Map<string, string[]>([['0', []]]);
-  const order = ['0'];
-  for (let next = 0; order.length < agents; next++) {
-    const parent = order[next] ?? '0';
-    const count = Math.min(agents - order.length, 2 + Math.floor(random() * 7));
-    for (let index = 0; index < count; index++) {
-      const id = `${parent}.${index}`;
-      children.get(parent)?.push(id);
-      children.set(id, []);
-      order.push(id);
+  return new SyntheticRun(options, agents, turns).events();
+}
+
+interface AgentResult {
+  answer: unknown;
+  failed: boolean;
+}
+
+/**
+ * One synthetic run, drawn from one seeded sequence. Invariant: the numbers are drawn in the same
+ * order as the run's events are written (the tree, the turn counts, then depth first through the
+ * agents), so a seed always gives the same run.
+ */
+class SyntheticRun {
+  readonly #random: () => number;
+  /** Each agent's children, breadth first: each parent gets 2-8 until there are enough agents. */
+  readonly #children = new Map<string, string[]>([['0', []]]);
+  readonly #order = ['0'];
+  readonly #turnCount: Map<string, number>;
+  readonly #b: RunBuilder;
+
+  constructor(options: SyntheticRunOptions, agents: number, turns: number) {
+    this.#random = mulberry32(options.seed ?? 1);
+    for (let next = 0; this.#order.length < agents; next++) {
+      const parent = this.#order[next] ?? '0';
+      const count = Math.min(agents - this.#order.length, 2 + Math.floor(this.#random() * 7));
+      for (let index = 0; index < count; index++) {
+        const id = `${parent}.${index}`;
+        this.#children.get(parent)?.push(id);
+        this.#children.set(id, []);
+        this.#order.push(id);
+      }
     }
+    // Turns: one each, the rest spread at random (at most 100 per agent, the turn budget's cap).
+    this.#turnCount = new Map(this.#order.map((id) => [id, 1]));
+    for (let left = turns - agents; left > 0;) {
+      const id = this.#pick(this.#order);
+      const now = this.#turnCount.get(id) ?? 1;
+      if (now >= 100) continue;
+      this.#turnCount.set(id, now + 1);
+      left--;
+    }
+    const depth = Math.max(...this.#order.map((id) => id.split('.').length - 1));
+    this.#b = new RunBuilder(options.startAt ?? Date.UTC(2026, 0, 1), {
+      runId: options.runId ?? 'synthetic',
+      question: `Synthetic run: ${agents} agents, ${turns} turns. Which passages support the claim?`,
+      set: 'synthetic',
+      papers: [],
+      model: 'synthetic',
+      budgets: Budgets.parse({
+        maxTurns: 100,
+        maxDepth: Math.min(10, depth),
+        maxAgents: agents,
+        maxTokens: 1e12,
+      }),
+      codeBlocks: 'last',
+      prompts: 'long',
+    });
   }
-  // Turns: one each, the rest spread at random (at most 100 per agent, the turn budget's cap).
-  const turnCount = new Map(order.map((id) => [id, 1]));
-  for (let left = turns - agents; left > 0;) {
-    const id = pick(order);
-    const now = turnCount.get(id) ?? 1;
-    if (now >= 100) continue;
-    turnCount.set(id, now + 1);
-    left--;
+
+  events(): RunEvent[] {
+    const root = this.#agent('0', null, 'Which passages support the claim?');
+    return this.#b.finish({ status: 'done', answer: root.answer, error: null });
   }
-  const depth = Math.max(...order.map((id) => id.split('.').length - 1));
-  const b = new RunBuilder(options.startAt ?? Date.UTC(2026, 0, 1), {
-    runId: options.runId ?? 'synthetic',
-    question: `Synthetic run: ${agents} agents, ${turns} turns. Which passages support the claim?`,
-    set: 'synthetic',
-    papers: [],
-    model: 'synthetic',
-    budgets: Budgets.parse({
-      maxTurns: 100,
-      maxDepth: Math.min(10, depth),
-      maxAgents: agents,
-      maxTokens: 1e12,
-    }),
-    codeBlocks: 'last',
-    prompts: 'long',
-  });
-  const runAgent = (
-    id: string,
-    parentId: string | null,
-    prompt: string,
-  ): { answer: unknown; failed: boolean } => {
+
+  #pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.#random() * items.length)] as T;
+  }
+
+  /** One agent and, depth first, its subtree: spawned, its turns, then its answer or failure. */
+  #agent(id: string, parentId: string | null, prompt: string): AgentResult {
+    const b = this.#b;
     b.push({
       kind: 'agent.spawned',
       at: b.at(),
@@ -101,89 +128,14 @@ export function syntheticRunEvents(options: SyntheticRunOptions = {}): RunEvent[
       parentId,
       depth: id.split('.').length - 1,
       prompt,
-      contextChars: 2000 + Math.floor(random() * 50_000),
+      contextChars: 2000 + Math.floor(this.#random() * 50_000),
     });
-    const own = turnCount.get(id) ?? 1;
-    const kids = children.get(id) ?? [];
-    const spawnTurn = kids.length > 0 ? Math.floor(random() * own) : -1;
-    const failed = id !== '0' && random() < 0.02;
+    const own = this.#turnCount.get(id) ?? 1;
+    const kids = this.#children.get(id) ?? [];
+    const spawnTurn = kids.length > 0 ? Math.floor(this.#random() * own) : -1;
+    const failed = id !== '0' && this.#random() < 0.02;
     for (let turn = 0; turn < own; turn++) {
-      const start = b.at();
-      b.push({
-        kind: 'turn.started',
-        at: start,
-        agentId: id,
-        turn,
-        messages: [
-          { role: 'system', content: 'You are an RLM.' },
-          { role: 'user', content: `${prompt}\n\nTurn ${turn + 1} of 100.` },
-        ],
-      });
-      const word = pick(words);
-      const code =
-        turn === spawnTurn
-          ? `answers = rlm_query_batched([${kids.map((kid) => `'about ${word} (${kid})'`).join(', ')}])\nprint(answers)`
-          : turn === own - 1
-            ? `FINAL_VAR(found)`
-            : `found = search(context, '${word}')\nprint(len(found))`;
-      const text = `Step ${turn + 1}: look for ${word}.\n\`\`\`repl\n${code}\n\`\`\``;
-      const input = 800 + Math.floor(random() * 4000);
-      const output = 20 + Math.floor(text.length / 4);
-      b.push({
-        kind: 'model.done',
-        at: b.at(start + 200 + random() * 1800),
-        agentId: id,
-        turn,
-        text,
-        usage: { inputTokens: input, outputTokens: output },
-        costUsd: (input * 0.15 + output * 0.6) / 1e6,
-        latencyMs: 200 + random() * 1800,
-        finishReason: 'stop',
-      });
-      const codeAt = b.at();
-      b.push({ kind: 'code.started', at: codeAt, agentId: id, turn, block: 0, code });
-      let stdout = `${1 + Math.floor(random() * 9)}\n`;
-      if (turn === spawnTurn) {
-        const answers: unknown[] = [];
-        for (const kid of kids)
-          b.push({
-            kind: 'child.call',
-            at: b.at(),
-            agentId: id,
-            turn,
-            childId: kid,
-            call: 'rlm',
-            prompt: `about ${word} (${kid})`,
-          });
-        for (const kid of kids) {
-          const result = runAgent(kid, id, `about ${word} (${kid})`);
-          answers.push(result.answer);
-          b.push({
-            kind: 'child.returned',
-            at: b.at(),
-            agentId: id,
-            childId: kid,
-            answer: result.failed ? null : result.answer,
-            error: result.failed
-              ? { name: 'TurnBudgetExceededError', message: `agent ${kid} used its turns` }
-              : null,
-          });
-        }
-        stdout = `${JSON.stringify(answers).slice(0, 400)}\n`;
-      }
-      const durationMs = 5 + random() * 95;
-      b.push({
-        kind: 'repl.output',
-        at: b.at(b.at() + durationMs),
-        agentId: id,
-        turn,
-        block: 0,
-        stdout,
-        stderr: '',
-        error: null,
-        durationMs,
-        variables: [{ name: 'found', type: 'list', repr: `['a ${word} span']` }],
-      });
+      this.#turn(id, prompt, turn, turn === own - 1, turn === spawnTurn ? kids : null);
     }
     if (failed) {
       b.push({
@@ -194,7 +146,7 @@ export function syntheticRunEvents(options: SyntheticRunOptions = {}): RunEvent[
       });
       return { answer: null, failed };
     }
-    const answer = [`${id}: a verbatim span about ${pick(words)}`];
+    const answer = [`${id}: a verbatim span about ${this.#pick(words)}`];
     b.push({
       kind: 'final.answer',
       at: b.at(),
@@ -204,9 +156,92 @@ export function syntheticRunEvents(options: SyntheticRunOptions = {}): RunEvent[
       via: 'FINAL_VAR',
     });
     return { answer, failed };
-  };
-  const root = runAgent('0', null, 'Which passages support the claim?');
-  return b.finish({ status: 'done', answer: root.answer, error: null });
+  }
+
+  /** One turn: the prompt, the model's answer, its code, and (on the spawn turn) the children. */
+  #turn(id: string, prompt: string, turn: number, last: boolean, kids: string[] | null): void {
+    const b = this.#b;
+    const start = b.at();
+    b.push({
+      kind: 'turn.started',
+      at: start,
+      agentId: id,
+      turn,
+      messages: [
+        { role: 'system', content: 'You are an RLM.' },
+        { role: 'user', content: `${prompt}\n\nTurn ${turn + 1} of 100.` },
+      ],
+    });
+    const word = this.#pick(words);
+    const code = kids
+      ? `answers = rlm_query_batched([${kids.map((kid) => `'about ${word} (${kid})'`).join(', ')}])\nprint(answers)`
+      : last
+        ? `FINAL_VAR(found)`
+        : `found = search(context, '${word}')\nprint(len(found))`;
+    const text = `Step ${turn + 1}: look for ${word}.\n\`\`\`repl\n${code}\n\`\`\``;
+    const input = 800 + Math.floor(this.#random() * 4000);
+    const output = 20 + Math.floor(text.length / 4);
+    b.push({
+      kind: 'model.done',
+      at: b.at(start + 200 + this.#random() * 1800),
+      agentId: id,
+      turn,
+      text,
+      usage: { inputTokens: input, outputTokens: output },
+      costUsd: (input * 0.15 + output * 0.6) / 1e6,
+      latencyMs: 200 + this.#random() * 1800,
+      finishReason: 'stop',
+    });
+    b.push({ kind: 'code.started', at: b.at(), agentId: id, turn, block: 0, code });
+    let stdout = `${1 + Math.floor(this.#random() * 9)}\n`;
+    if (kids) stdout = `${JSON.stringify(this.#spawn(id, turn, word, kids)).slice(0, 400)}\n`;
+    const durationMs = 5 + this.#random() * 95;
+    b.push({
+      kind: 'repl.output',
+      at: b.at(b.at() + durationMs),
+      agentId: id,
+      turn,
+      block: 0,
+      stdout,
+      stderr: '',
+      error: null,
+      durationMs,
+      variables: [{ name: 'found', type: 'list', repr: `['a ${word} span']` }],
+    });
+  }
+
+  /** A batched rlm_query: every call first, then each child run to its end, one after another. */
+  #spawn(id: string, turn: number, word: string, kids: string[]): unknown[] {
+    const b = this.#b;
+    for (const kid of kids) {
+      const prompt = `about ${word} (${kid})`;
+      b.push({
+        kind: 'child.call',
+        at: b.at(),
+        agentId: id,
+        turn,
+        childId: kid,
+        call: 'rlm',
+        prompt,
+      });
+    }
+    const answers: unknown[] = [];
+    for (const kid of kids) {
+      const result = this.#agent(kid, id, `about ${word} (${kid})`);
+      answers.push(result.answer);
+      b.push({
+        kind: 'child.returned',
+        at: b.at(),
+        agentId: id,
+        childId: kid,
+        answer: result.failed ? null : result.answer,
+        error: result.failed
+          ? { name: 'TurnBudgetExceededError', message: `agent ${kid} used its turns` }
+          : null,
+      });
+    }
+    return answers;
+  }
 }
 
 /** Stores a synthetic run (source 'synthetic'); returns its id and number of events. */
