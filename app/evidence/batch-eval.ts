@@ -72,6 +72,45 @@ export class EvalService {
   }
 
   async start(request: EvalStartRequest): Promise<StartedEval> {
+    const { dataset, questions, papersOf, id, judge } = await this.#prepare(request);
+    const { evals } = this.#deps;
+    if (request.fresh) evals.clearResults(id);
+    this.#open(id, request, dataset, questions.length);
+    const finishedIds = evals.finishedQuestions(id);
+    const pending = questions
+      .map((question, seq) => ({ question, seq }))
+      .filter(({ question }) => !finishedIds.has(question.id));
+    const controller = new AbortController();
+    const activeRuns = new Set<StartedRun>();
+    const context: QuestionRunContext = {
+      evalId: id,
+      request,
+      runs: this.#deps.runs,
+      runStore: this.#deps.runStore,
+      judge,
+      papersOf,
+      indexes: new Map<EvidencePaper, PaperIndex>(),
+      signal: controller.signal,
+      activeRuns,
+      now: () => this.#now(),
+    };
+    const startedEval: StartedEval = {
+      evalId: id,
+      total: questions.length,
+      alreadyDone: questions.length - pending.length,
+      dataset,
+      finished: this.#runAll(context, dataset, questions.length, pending),
+      cancel: () => {
+        controller.abort();
+        for (const run of activeRuns) run.cancel();
+      },
+    };
+    this.#active.set(id, startedEval);
+    return startedEval;
+  }
+
+  /** Everything that can fail before a question runs: the dataset, its papers, both models. */
+  async #prepare(request: EvalStartRequest) {
     const dataset = await loadDataset(request.dataset, request.format, {
       ...(request.multiPaper ? { multiPaper: true } : {}),
     });
@@ -88,9 +127,11 @@ export class EvalService {
     const judge = request.judge
       ? new RubricJudge({ provider: await this.#deps.providers(request.judge) })
       : null;
-    const { evals } = this.#deps;
-    if (request.fresh) evals.clearResults(id);
-    evals.open({
+    return { dataset, questions, papersOf, id, judge };
+  }
+
+  #open(id: string, request: EvalStartRequest, dataset: EvidenceDataset, total: number): void {
+    this.#deps.evals.open({
       id,
       datasetPath: resolve(request.dataset),
       datasetName: dataset.name,
@@ -104,84 +145,49 @@ export class EvalService {
       },
       model: request.model,
       judge: request.judge ?? null,
-      total: questions.length,
+      total,
     });
-    const finishedIds = evals.finishedQuestions(id);
-    const pending = questions
-      .map((question, seq) => ({ question, seq }))
-      .filter(({ question }) => !finishedIds.has(question.id));
-    const controller = new AbortController();
-    const activeRuns = new Set<StartedRun>();
-    const indexes = new Map<EvidencePaper, PaperIndex>();
-    let done = questions.length - pending.length;
+  }
 
-    const context: QuestionRunContext = {
-      evalId: id,
-      request,
-      runs: this.#deps.runs,
-      runStore: this.#deps.runStore,
-      judge,
-      papersOf,
-      indexes,
-      signal: controller.signal,
-      activeRuns,
-      now: () => this.#now(),
-    };
-    const runOne = async (question: EvidenceQuestion, seq: number): Promise<void> => {
-      const result = await runQuestion(context, question, seq);
-      if (!result) return; // canceled: no row, a resume runs it again
-      evals.saveResult(result);
-      done++;
-      this.#emit({
-        kind: 'eval.progress',
-        at: this.#now(),
-        evalId: id,
-        done,
-        total: questions.length,
-        result,
-      });
-    };
-
-    const concurrency = Math.max(1, request.concurrency ?? 4);
+  /** Runs the pending questions, `concurrency` at a time, then writes and announces the end. */
+  async #runAll(
+    context: QuestionRunContext,
+    dataset: EvidenceDataset,
+    total: number,
+    pending: { question: EvidenceQuestion; seq: number }[],
+  ): Promise<{ status: EvalStatus; report: EvalReport }> {
+    const { evals } = this.#deps;
+    const id = context.evalId;
+    let done = total - pending.length;
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (!controller.signal.aborted) {
+      while (!context.signal.aborted) {
         const item = pending[next++];
         if (!item) return;
-        await runOne(item.question, item.seq);
+        const result = await runQuestion(context, item.question, item.seq);
+        if (!result) continue; // canceled: no row, a resume runs it again
+        evals.saveResult(result);
+        done++;
+        this.#emit({ kind: 'eval.progress', at: this.#now(), evalId: id, done, total, result });
       }
     };
-    const finished = (async () => {
-      let status: EvalStatus = 'done';
-      let failure: { name: string; message: string } | null = null;
-      try {
-        // The sandbox boots once, before the clock of any question starts.
-        if (pending.length > 0) await this.#deps.runs.warm?.();
-        await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
-        if (controller.signal.aborted) status = 'canceled';
-      } catch (error) {
-        status = 'failed';
-        failure = errorInfo(error);
-      }
-      evals.finish(id, status, failure, this.#now());
-      const report = evalReport(evals.results(id), questions.length, dataset.hasEvidenceF1);
-      this.#active.delete(id);
-      this.#emit({ kind: 'eval.finished', at: this.#now(), evalId: id, status, report });
-      return { status, report };
-    })();
-    const startedEval: StartedEval = {
-      evalId: id,
-      total: questions.length,
-      alreadyDone: questions.length - pending.length,
-      dataset,
-      finished,
-      cancel: () => {
-        controller.abort();
-        for (const run of activeRuns) run.cancel();
-      },
-    };
-    this.#active.set(id, startedEval);
-    return startedEval;
+    const concurrency = Math.max(1, context.request.concurrency ?? 4);
+    let status: EvalStatus = 'done';
+    let failure: { name: string; message: string } | null = null;
+    try {
+      // The sandbox boots once, before the clock of any question starts.
+      if (pending.length > 0) await this.#deps.runs.warm?.();
+      await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+      if (context.signal.aborted) status = 'canceled';
+    } catch (error) {
+      status = 'failed';
+      failure = errorInfo(error);
+    }
+    evals.finish(id, status, failure, this.#now());
+    const report = evalReport(evals.results(id), total, dataset.hasEvidenceF1);
+    this.#active.delete(id);
+    this.#emit({ kind: 'eval.finished', at: this.#now(), evalId: id, status, report });
+    return { status, report };
   }
 
   cancel(id: string): boolean {

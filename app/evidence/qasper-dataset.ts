@@ -122,42 +122,17 @@ export function parseQasperDataset(
       issues.push({ id: paperId, reason: `paper ${paperId} has no full text (a flattened file?)` });
       continue;
     }
-    const annotated = new Set<string>();
-    const paperQuestions: EvidenceQuestion[] = [];
-    for (const [index, rawQa] of (paper.data.qas ?? []).entries()) {
-      const qa = Qa.safeParse(rawQa);
-      if (!qa.success) {
-        issues.push({
-          id: paperId,
-          reason: `paper ${paperId}, question ${index}: ${describeZodIssue(qa.error)}`,
-        });
-        continue;
-      }
-      const annotations = qa.data.answers.map((entry) => annotatorEvidence(entry.answer, textOnly));
-      for (const entry of qa.data.answers) for (const e of entry.answer.evidence) annotated.add(e);
-      paperQuestions.push({
-        id: qa.data.question_id,
-        question: qa.data.question.trim(),
-        set,
-        paperIds: [paperId],
-        gold: goldEvidence(annotations).map((text) => ({ paperId, text })),
-        annotations,
-        metadata: { qasperPaperId: paperId },
-      });
-    }
+    const { questions: paperQuestions, annotated } = paperQas(
+      paperId,
+      paper.data,
+      set,
+      textOnly,
+      issues,
+    );
     papers.set(paperId, paperOf(paperId, paper.data, annotated));
     questions.push(...paperQuestions);
   }
-  if (options.multiPaper) {
-    const similar = mostSimilarPapers(
-      [...papers.values()].map((paper) => ({ id: paper.id, text: paper.text })),
-      (options.groupSize ?? 10) - 1,
-    );
-    for (const question of questions) {
-      const own = question.paperIds?.[0] ?? '';
-      question.paperIds = shuffledGroup(question.id, [own, ...(similar.get(own) ?? [])]);
-    }
-  }
+  if (options.multiPaper) groupSimilarPapers(papers, questions, options.groupSize ?? 10);
   return {
     name: json.fileName.replace(/\.json$/i, '') + (options.multiPaper ? '-multi' : ''),
     format: 'qasper',
@@ -166,6 +141,56 @@ export function parseQasperDataset(
     papers: new Map([[set, papers]]),
     hasEvidenceF1: true,
   };
+}
+
+/** A paper's questions; a malformed one is an issue, the rest load. Also the annotated evidence. */
+function paperQas(
+  paperId: string,
+  paper: QasperPaper,
+  set: string,
+  textOnly: boolean,
+  issues: RowIssue[],
+): { questions: EvidenceQuestion[]; annotated: Set<string> } {
+  const annotated = new Set<string>();
+  const questions: EvidenceQuestion[] = [];
+  for (const [index, rawQa] of (paper.qas ?? []).entries()) {
+    const qa = Qa.safeParse(rawQa);
+    if (!qa.success) {
+      issues.push({
+        id: paperId,
+        reason: `paper ${paperId}, question ${index}: ${describeZodIssue(qa.error)}`,
+      });
+      continue;
+    }
+    const annotations = qa.data.answers.map((entry) => annotatorEvidence(entry.answer, textOnly));
+    for (const entry of qa.data.answers) for (const e of entry.answer.evidence) annotated.add(e);
+    questions.push({
+      id: qa.data.question_id,
+      question: qa.data.question.trim(),
+      set,
+      paperIds: [paperId],
+      gold: goldEvidence(annotations).map((text) => ({ paperId, text })),
+      annotations,
+      metadata: { qasperPaperId: paperId },
+    });
+  }
+  return { questions, annotated };
+}
+
+/** Multi-paper questions: each question's paper with the `groupSize - 1` most similar ones. */
+function groupSimilarPapers(
+  papers: ReadonlyMap<string, EvidencePaper>,
+  questions: EvidenceQuestion[],
+  groupSize: number,
+): void {
+  const similar = mostSimilarPapers(
+    [...papers.values()].map((paper) => ({ id: paper.id, text: paper.text })),
+    groupSize - 1,
+  );
+  for (const question of questions) {
+    const own = question.paperIds?.[0] ?? '';
+    question.paperIds = shuffledGroup(question.id, [own, ...(similar.get(own) ?? [])]);
+  }
 }
 
 /** A fixed order per question, so the seed paper is not always first (FNV-1a of id + paper). */

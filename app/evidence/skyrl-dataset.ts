@@ -75,44 +75,12 @@ export function parseSkyrlDataset(name: string, text: string): EvidenceDataset {
   const questions: EvidenceQuestion[] = [];
   const ids = new Set<string>();
   for (const { line, value } of rows) {
-    let contexts: Record<string, string>;
-    try {
-      const parsed = ContextText.safeParse(JSON.parse(value.extra_info.context_text));
-      if (!parsed.success) {
-        issues.push({
-          line,
-          reason: `extra_info.context_text: ${describeZodIssue(parsed.error)}`,
-        });
-        continue;
-      }
-      contexts = parsed.data;
-    } catch (error) {
-      issues.push({
-        line,
-        reason: `extra_info.context_text is not a JSON string (${error instanceof Error ? error.message : String(error)})`,
-      });
+    const contexts = readContexts(value.extra_info.context_text);
+    if (typeof contexts === 'string') {
+      issues.push({ line, reason: contexts });
       continue;
     }
-    const rename = new Map<string, string>();
-    for (const [paperId, paperText] of Object.entries(contexts)) {
-      const parts = splitSkyrlPaper(paperId, paperText);
-      let id = paperId;
-      for (let n = 2; ; n++) {
-        const existing = papers.get(id);
-        if (!existing) {
-          papers.set(id, evidencePaper(id, parts.title, parts.abstract, parts.fullText));
-          break;
-        }
-        if (
-          existing.title === parts.title &&
-          existing.abstract === parts.abstract &&
-          existing.fullText === parts.fullText
-        )
-          break;
-        id = `${paperId}~${n}`;
-      }
-      rename.set(paperId, id);
-    }
+    const rename = addPapers(papers, contexts);
     const unknown = value.reward_spec.evidence.find((entry) => !rename.has(entry.paperId));
     if (unknown) {
       issues.push({
@@ -128,28 +96,7 @@ export function parseSkyrlDataset(name: string, text: string): EvidenceDataset {
       continue;
     }
     ids.add(id);
-    const prompt = promptText(value.prompt);
-    questions.push({
-      id,
-      question:
-        typeof extra.question === 'string' && extra.question.length > 0
-          ? extra.question
-          : questionFromPrompt(prompt),
-      set,
-      paperIds: [...rename.values()],
-      gold: value.reward_spec.evidence.flatMap((entry) =>
-        entry.selections
-          .filter((selection) => selection.text.trim().length > 0)
-          .map((selection) => ({
-            paperId: rename.get(entry.paperId) ?? entry.paperId,
-            text: selection.text,
-          })),
-      ),
-      metadata: {
-        prompt,
-        ...(value.max_turns !== undefined ? { maxTurns: value.max_turns } : {}),
-      },
-    });
+    questions.push(rowQuestion(value, id, set, rename));
   }
   return {
     name,
@@ -158,6 +105,79 @@ export function parseSkyrlDataset(name: string, text: string): EvidenceDataset {
     issues,
     papers: new Map([[set, papers]]),
     hasEvidenceF1: false,
+  };
+}
+
+/** The row's papers (paper id -> text), or the reason they cannot be read. */
+function readContexts(contextText: string): Record<string, string> | string {
+  try {
+    const parsed = ContextText.safeParse(JSON.parse(contextText));
+    if (parsed.success) return parsed.data;
+    return `extra_info.context_text: ${describeZodIssue(parsed.error)}`;
+  } catch (error) {
+    return `extra_info.context_text is not a JSON string (${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
+/**
+ * Adds a row's papers to the dataset's set; returns the id each got there (a paper id already
+ * used with another text becomes `id~2`, `id~3`, ...).
+ */
+function addPapers(
+  papers: Map<string, EvidencePaper>,
+  contexts: Record<string, string>,
+): Map<string, string> {
+  const rename = new Map<string, string>();
+  for (const [paperId, paperText] of Object.entries(contexts)) {
+    const parts = splitSkyrlPaper(paperId, paperText);
+    let id = paperId;
+    for (let n = 2; ; n++) {
+      const existing = papers.get(id);
+      if (!existing) {
+        papers.set(id, evidencePaper(id, parts.title, parts.abstract, parts.fullText));
+        break;
+      }
+      if (
+        existing.title === parts.title &&
+        existing.abstract === parts.abstract &&
+        existing.fullText === parts.fullText
+      )
+        break;
+      id = `${paperId}~${n}`;
+    }
+    rename.set(paperId, id);
+  }
+  return rename;
+}
+
+function rowQuestion(
+  value: SkyrlRow,
+  id: string,
+  set: string,
+  rename: ReadonlyMap<string, string>,
+): EvidenceQuestion {
+  const extra = value.extra_info as Record<string, unknown>;
+  const prompt = promptText(value.prompt);
+  return {
+    id,
+    question:
+      typeof extra.question === 'string' && extra.question.length > 0
+        ? extra.question
+        : questionFromPrompt(prompt),
+    set,
+    paperIds: [...rename.values()],
+    gold: value.reward_spec.evidence.flatMap((entry) =>
+      entry.selections
+        .filter((selection) => selection.text.trim().length > 0)
+        .map((selection) => ({
+          paperId: rename.get(entry.paperId) ?? entry.paperId,
+          text: selection.text,
+        })),
+    ),
+    metadata: {
+      prompt,
+      ...(value.max_turns !== undefined ? { maxTurns: value.max_turns } : {}),
+    },
   };
 }
 
