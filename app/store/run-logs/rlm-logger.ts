@@ -169,6 +169,7 @@ class AgentConverter {
     });
   }
 
+  /** One sub-call of a turn: a plain llm_query, or (with a trajectory) a child agent. */
   #call(
     agentId: string,
     depth: number,
@@ -176,7 +177,6 @@ class AgentConverter {
     call: Record_,
     counters: { children: number; llm: number },
   ): void {
-    const b = this.#builder;
     const prompt = subPrompt(call.prompt);
     const response = textOf(call.response);
     const error =
@@ -191,7 +191,9 @@ class AgentConverter {
       : Array.isArray(call.metadata)
         ? call.metadata
         : undefined;
+    const answer = error ? null : response;
     if (!Array.isArray(trajectory)) {
+      const b = this.#builder;
       const n = counters.llm++;
       b.push({ kind: 'child.call', at: b.at(), agentId, turn, childId: null, call: 'llm', prompt });
       b.push({
@@ -205,17 +207,40 @@ class AgentConverter {
         latencyMs: num(call.execution_time) * 1000,
         finishReason: error ? 'error' : 'stop',
       });
-      b.push({
-        kind: 'child.returned',
-        at: b.at(),
-        agentId,
-        childId: null,
-        answer: error ? null : response,
-        error,
-      });
+      b.push({ kind: 'child.returned', at: b.at(), agentId, childId: null, answer, error });
       return;
     }
     const childId = `${agentId}.${counters.children++}`;
+    const end = this.#child(agentId, childId, depth + 1, turn, prompt, call, trajectory);
+    const b = this.#builder;
+    if (error) b.push({ kind: 'agent.failed', at: end.at, agentId: childId, error });
+    else if (!end.found) {
+      b.push({
+        kind: 'final.answer',
+        at: end.at,
+        agentId: childId,
+        turn: Math.max(0, trajectory.length - 1),
+        answer: response,
+        via: 'FINAL',
+      });
+    }
+    b.push({ kind: 'child.returned', at: end.at, agentId, childId, answer, error });
+  }
+
+  /**
+   * A child agent from a sub-call's trajectory: called, spawned, its turns (the call's usage on its
+   * last model answer). Returns when it ended and whether its turns gave a final answer.
+   */
+  #child(
+    agentId: string,
+    childId: string,
+    depth: number,
+    turn: number,
+    prompt: string,
+    call: Record_,
+    trajectory: unknown[],
+  ): { at: number; found: boolean } {
+    const b = this.#builder;
     const callStart = b.at();
     b.push({ kind: 'child.call', at: callStart, agentId, turn, childId, call: 'rlm', prompt });
     b.push({
@@ -223,37 +248,17 @@ class AgentConverter {
       at: callStart,
       agentId: childId,
       parentId: agentId,
-      depth: depth + 1,
+      depth,
       prompt,
       contextChars: prompt.length,
     });
-    const outcome = this.turns(childId, depth + 1, trajectory);
+    const outcome = this.turns(childId, depth, trajectory);
     const lastModel = b.events.findLast(
       (event): event is RunEventOf<'model.done'> =>
         event.kind === 'model.done' && event.agentId === childId,
     );
     if (lastModel) lastModel.usage = usageOf(call.usage_summary);
-    const end = b.at(callStart + num(call.execution_time) * 1000);
-    if (error) {
-      b.push({ kind: 'agent.failed', at: end, agentId: childId, error });
-    } else if (!outcome.found) {
-      b.push({
-        kind: 'final.answer',
-        at: end,
-        agentId: childId,
-        turn: Math.max(0, trajectory.length - 1),
-        answer: response,
-        via: 'FINAL',
-      });
-    }
-    b.push({
-      kind: 'child.returned',
-      at: end,
-      agentId,
-      childId,
-      answer: error ? null : response,
-      error,
-    });
+    return { at: b.at(callStart + num(call.execution_time) * 1000), found: outcome.found };
   }
 }
 

@@ -112,16 +112,8 @@ function convert(steps: Step[], id: string, createdAt: number): ImportedRun {
       const index = step.childIndex ?? 0;
       children.set(index, [...(children.get(index) ?? []), step]);
     }
-  const first = roots[0] ?? steps[0];
-  const row = first?.row ?? {};
-  const extras = isRecord(row.env_extras) ? row.env_extras : {};
-  const extraInfo = isRecord(extras.extra_info) ? extras.extra_info : {};
-  const question =
-    typeof extras.question === 'string'
-      ? extras.question
-      : typeof extraInfo.question === 'string'
-        ? extraInfo.question
-        : lastUserMessage(textOf(row.input_prompt)).slice(0, 4000);
+  const row = (roots[0] ?? steps[0])?.row ?? {};
+  const question = questionOf(row);
   const set = typeof row.data_source === 'string' ? row.data_source : '';
   const model = `skyrl:${typeof row.env_class === 'string' ? row.env_class : 'unknown'}`;
   const last = roots.at(-1) ?? steps.at(-1);
@@ -145,48 +137,16 @@ function convert(steps: Step[], id: string, createdAt: number): ImportedRun {
     prompt: question,
     contextChars: 0,
   });
+  // The children hang off the root turn that called rlm_query (else its first turn).
   const spawnTurn = Math.max(
     0,
     roots.findIndex((step) => textOf(step.row.output_response).includes('rlm_query')),
   );
   for (const [turn, step] of roots.entries()) {
     emitTurn(b, '0', turn, step);
-    if (turn !== (spawnTurn < roots.length ? spawnTurn : roots.length - 1)) continue;
-    for (const [index, childSteps] of [...children.entries()].sort((x, y) => x[0] - y[0])) {
-      const childId = `0.${index}`;
-      childSteps.sort((x, y) => x.stepIndex - y.stepIndex);
-      const prompt = lastUserMessage(textOf(childSteps[0]?.row.input_prompt)).slice(0, 4000);
-      b.push({ kind: 'child.call', at: b.at(), agentId: '0', turn, childId, call: 'rlm', prompt });
-      b.push({
-        kind: 'agent.spawned',
-        at: b.at(),
-        agentId: childId,
-        parentId: '0',
-        depth: 1,
-        prompt,
-        contextChars: 0,
-      });
-      let response = '';
-      for (const [childTurn, childStep] of childSteps.entries())
-        response = emitTurn(b, childId, childTurn, childStep);
-      const final = parseResponse(response, 'all').final;
-      b.push({
-        kind: 'final.answer',
-        at: b.at(),
-        agentId: childId,
-        turn: childSteps.length - 1,
-        answer: final ?? response,
-        via: 'FINAL',
-      });
-      b.push({
-        kind: 'child.returned',
-        at: b.at(),
-        agentId: '0',
-        childId,
-        answer: final ?? response,
-        error: null,
-      });
-    }
+    if (turn !== spawnTurn) continue;
+    for (const [index, childSteps] of [...children.entries()].sort((x, y) => x[0] - y[0]))
+      emitChild(b, turn, `0.${index}`, childSteps);
   }
   const finalAnswer = last?.meta.final_answer ?? null;
   if (finalAnswer !== null && roots.length > 0)
@@ -209,6 +169,44 @@ function convert(steps: Step[], id: string, createdAt: number): ImportedRun {
         },
   );
   return { id, question, set, model, createdAt, parentRunId: null, score, events };
+}
+
+/** The question: from env_extras (or its extra_info), else the prompt's last user message. */
+function questionOf(row: Record_): string {
+  const extras = isRecord(row.env_extras) ? row.env_extras : {};
+  const extraInfo = isRecord(extras.extra_info) ? extras.extra_info : {};
+  if (typeof extras.question === 'string') return extras.question;
+  if (typeof extraInfo.question === 'string') return extraInfo.question;
+  return lastUserMessage(textOf(row.input_prompt)).slice(0, 4000);
+}
+
+/** One child of the root: called, spawned, its turns, its answer, returned. */
+function emitChild(b: RunBuilder, turn: number, childId: string, childSteps: Step[]): void {
+  childSteps.sort((x, y) => x.stepIndex - y.stepIndex);
+  const prompt = lastUserMessage(textOf(childSteps[0]?.row.input_prompt)).slice(0, 4000);
+  b.push({ kind: 'child.call', at: b.at(), agentId: '0', turn, childId, call: 'rlm', prompt });
+  b.push({
+    kind: 'agent.spawned',
+    at: b.at(),
+    agentId: childId,
+    parentId: '0',
+    depth: 1,
+    prompt,
+    contextChars: 0,
+  });
+  let response = '';
+  for (const [childTurn, childStep] of childSteps.entries())
+    response = emitTurn(b, childId, childTurn, childStep);
+  const answer = parseResponse(response, 'all').final ?? response;
+  b.push({
+    kind: 'final.answer',
+    at: b.at(),
+    agentId: childId,
+    turn: childSteps.length - 1,
+    answer,
+    via: 'FINAL',
+  });
+  b.push({ kind: 'child.returned', at: b.at(), agentId: '0', childId, answer, error: null });
 }
 
 export function readSkyRl(
