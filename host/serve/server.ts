@@ -65,41 +65,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes });
   const policy: AccessPolicy = { token, port: 0 };
-
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const headers = securityHeaders(policy.port);
-    const decision = decideAccess(request, policy);
-    if (decision.kind === 'refuse') {
-      refuse(response, decision.status, decision.reason, headers);
-      return;
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      refuse(response, 405, `method ${request.method ?? ''} is not served`, headers);
-      return;
-    }
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (decision.via === 'query') {
-      url.searchParams.delete('token');
-      response.writeHead(302, {
-        location: url.pathname + url.search,
-        'set-cookie': `${tokenCookie}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
-        ...headers,
-      });
-      response.end();
-      return;
-    }
-    if (!existsSync(join(options.rendererDir, 'index.html'))) {
-      refuse(
-        response,
-        503,
-        `the renderer is not built in ${options.rendererDir}; run \`npm run build\``,
-        headers,
-      );
-      return;
-    }
-    sendStaticFile(options.rendererDir, url.pathname, response, headers);
+    answerHttp(request, response, policy, options.rendererDir);
   });
-
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const decision = decideAccess(request, policy);
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
@@ -111,40 +79,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      attachSocket(ws);
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      attachSocket(ws, options.host);
     });
   });
-
-  function attachSocket(ws: WebSocket): void {
-    sockets.add(ws);
-    const sendText = (text: string) => {
-      if (ws.readyState === ws.OPEN) ws.send(text);
-    };
-    const send = (frame: HostFrame) => {
-      sendText(JSON.stringify(frame));
-    };
-    const unsubscribe = options.host.onEvent((event) => {
-      send({ kind: 'event', event });
-    });
-    ws.on('message', (data: Buffer, isBinary) => {
-      let frame: unknown;
-      try {
-        frame = isBinary ? undefined : (JSON.parse(data.toString('utf8')) as unknown);
-      } catch {
-        frame = undefined;
-      }
-      // As text: a stored run's log goes out as stored (Host.handleText).
-      void options.host.handleText(frame).then(sendText);
-    });
-    ws.on('close', () => {
-      unsubscribe();
-      sockets.delete(ws);
-    });
-    ws.on('error', () => {
-      ws.terminate();
-    });
-  }
-
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -153,7 +92,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   });
   policy.port = (server.address() as AddressInfo).port;
-
   return {
     url: `http://127.0.0.1:${policy.port}/?token=${token}`,
     port: policy.port,
@@ -170,6 +108,68 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       );
     },
   };
+}
+
+/** A plain HTTP request: refused, the token traded for its cookie, or a renderer file. */
+function answerHttp(
+  request: IncomingMessage,
+  response: ServerResponse,
+  policy: AccessPolicy,
+  rendererDir: string,
+): void {
+  const headers = securityHeaders(policy.port);
+  const decision = decideAccess(request, policy);
+  if (decision.kind === 'refuse') {
+    refuse(response, decision.status, decision.reason, headers);
+    return;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    refuse(response, 405, `method ${request.method ?? ''} is not served`, headers);
+    return;
+  }
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+  if (decision.via === 'query') {
+    url.searchParams.delete('token');
+    response.writeHead(302, {
+      location: url.pathname + url.search,
+      'set-cookie': `${tokenCookie}=${encodeURIComponent(policy.token)}; HttpOnly; SameSite=Strict; Path=/`,
+      ...headers,
+    });
+    response.end();
+    return;
+  }
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    const reason = `the renderer is not built in ${rendererDir}; run \`npm run build\``;
+    refuse(response, 503, reason, headers);
+    return;
+  }
+  sendStaticFile(rendererDir, url.pathname, response, headers);
+}
+
+/** An accepted WebSocket: every engine event goes out, every frame in is answered as text. */
+function attachSocket(ws: WebSocket, host: ServeOptions['host']): void {
+  const sendText = (text: string) => {
+    if (ws.readyState === ws.OPEN) ws.send(text);
+  };
+  const unsubscribe = host.onEvent((event) => {
+    sendText(JSON.stringify({ kind: 'event', event } satisfies HostFrame));
+  });
+  ws.on('message', (data: Buffer, isBinary) => {
+    let frame: unknown;
+    try {
+      frame = isBinary ? undefined : (JSON.parse(data.toString('utf8')) as unknown);
+    } catch {
+      frame = undefined;
+    }
+    // As text: a stored run's log goes out as stored (Host.handleText).
+    void host.handleText(frame).then(sendText);
+  });
+  ws.on('close', () => {
+    unsubscribe();
+  });
+  ws.on('error', () => {
+    ws.terminate();
+  });
 }
 
 export function defaultRendererDir(): string {
