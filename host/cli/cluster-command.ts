@@ -104,50 +104,52 @@ function exportCommand(): Command {
     .option('--gpus-per-node <n>', 'GPUs per node', positive, 8)
     .option('--name <name>', 'run name', 'rlm-grpo')
     .option('--workspace <dir>', 'the workspace holding paper sets (datasets in our format)')
-    .action(async (options: ExportOptions) => {
-      const dataset = await loadDataset(options.dataset, options.format);
-      const workspace = options.workspace ? openWorkspace(options.workspace) : null;
-      const library = workspace ? new PaperLibrary(workspace.db) : null;
-      try {
-        const papersOf = paperLookup(dataset, library);
-        const config = TrainConfig.parse({
-          baseModel: options.model,
-          lora: { rank: options.loraRank },
-          groupSize: options.groupSize,
-          batchSize: options.batchSize,
-          learningRate: options.lr,
-          beta: options.beta,
-          steps: options.steps,
-        });
-        const rows = dataset.questions.map((q) => toSkyrlRow(q, papersOf(q), config.maxTurns));
-        const result = await exportSkyRlJob(rows, config, {
-          out: options.out,
-          remoteDir: options.remoteDir,
-          remoteModel: options.model,
-          valFraction: options.valFraction,
-          upload: options.upload,
-          skyrlDir: options.skyrlDir,
-          cluster: {
-            nodes: options.nodes,
-            gpusPerNode: options.gpusPerNode,
-            projectName: 'rlm-studio',
-            runName: options.name,
-          },
-        });
-        for (const issue of dataset.issues) console.error(`dataset: ${issue.reason}`);
-        console.log(
-          `${result.trainRows} train and ${result.valRows} validation rows; wrote ${result.files.join(', ')}`,
-        );
-        console.log(
-          options.upload
-            ? `submit uploads the folder: rlm-studio cluster submit --dir ${options.out}`
-            : `copy ${options.out} to ${options.remoteDir} on the cluster, then: rlm-studio cluster submit --dir ${options.out}`,
-        );
-      } finally {
-        await library?.dispose();
-        workspace?.close();
-      }
+    .action(runExport);
+}
+
+async function runExport(options: ExportOptions): Promise<void> {
+  const dataset = await loadDataset(options.dataset, options.format);
+  const workspace = options.workspace ? openWorkspace(options.workspace) : null;
+  const library = workspace ? new PaperLibrary(workspace.db) : null;
+  try {
+    const papersOf = paperLookup(dataset, library);
+    const config = TrainConfig.parse({
+      baseModel: options.model,
+      lora: { rank: options.loraRank },
+      groupSize: options.groupSize,
+      batchSize: options.batchSize,
+      learningRate: options.lr,
+      beta: options.beta,
+      steps: options.steps,
     });
+    const rows = dataset.questions.map((q) => toSkyrlRow(q, papersOf(q), config.maxTurns));
+    const result = await exportSkyRlJob(rows, config, {
+      out: options.out,
+      remoteDir: options.remoteDir,
+      remoteModel: options.model,
+      valFraction: options.valFraction,
+      upload: options.upload,
+      skyrlDir: options.skyrlDir,
+      cluster: {
+        nodes: options.nodes,
+        gpusPerNode: options.gpusPerNode,
+        projectName: 'rlm-studio',
+        runName: options.name,
+      },
+    });
+    for (const issue of dataset.issues) console.error(`dataset: ${issue.reason}`);
+    console.log(
+      `${result.trainRows} train and ${result.valRows} validation rows; wrote ${result.files.join(', ')}`,
+    );
+    console.log(
+      options.upload
+        ? `submit uploads the folder: rlm-studio cluster submit --dir ${options.out}`
+        : `copy ${options.out} to ${options.remoteDir} on the cluster, then: rlm-studio cluster submit --dir ${options.out}`,
+    );
+  } finally {
+    await library?.dispose();
+    workspace?.close();
+  }
 }
 
 export function clusterCommand(): Command {

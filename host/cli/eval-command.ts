@@ -88,78 +88,86 @@ export function evalCommand(): Command {
     .option('--max-depth <n>', 'deepest level of children', wholeNumber)
     .option('--max-seconds <n>', 'wall time per question', wholeNumber)
     .option('--json', 'print one JSON object with the report and a row per question')
-    .action(async (options: EvalCommandOptions, command: Command) => {
-      if (!isDatasetFormat(options.format)) throw new UnknownDatasetFormatError(options.format);
-      const engine = await openEngine(command.optsWithGlobals<GlobalOptions>());
-      const bar = options.json ? silentProgress : progressBar();
-      const budgets = {
-        ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-        ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
-        ...(options.maxSeconds !== undefined ? { wallTimeMs: options.maxSeconds * 1000 } : {}),
-      };
-      const request: EvalStartRequest = {
-        dataset: options.dataset,
-        format: options.format,
-        model: options.model,
-        ...(options.judge ? { judge: options.judge } : {}),
-        ...(options.limit !== undefined ? { limit: options.limit } : {}),
-        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-        ...(options.multiPaper ? { multiPaper: true } : {}),
-        ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
-        ...(options.fresh ? { fresh: true } : {}),
-        ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
-      };
-      const stop = engine.evals.onEvent((event) => {
-        if (event.kind === 'eval.progress')
-          bar.update(event.done, event.total, event.result.questionId);
-      });
-      try {
-        const started = await engine.evals.start(request);
-        for (const issue of started.dataset.issues)
-          console.error(
-            `dataset${issue.line !== undefined ? ` line ${issue.line}` : ''}${issue.id !== undefined ? ` (${issue.id})` : ''}: ${issue.reason}`,
-          );
-        if (!options.json)
-          console.error(
-            `eval ${started.evalId}: ${started.total} questions, ${started.alreadyDone} already done`,
-          );
-        bar.update(started.alreadyDone, started.total, 'starting');
-        const onSignal = () => {
-          started.cancel();
-        };
-        process.once('SIGINT', onSignal);
-        const { status, report } = await started.finished;
-        process.off('SIGINT', onSignal);
-        bar.finish();
-        if (options.json) {
-          console.log(
-            JSON.stringify({
-              eval_id: started.evalId,
-              status,
-              already_done: started.alreadyDone,
-              n: report.total,
-              done: report.done,
-              failed: report.failed,
-              mean_rubric: report.meanRubric,
-              mean_span_f1: report.meanSpanF1,
-              evidence_f1: report.evidenceF1,
-              latency_median_ms: report.latencyMedianMs,
-              latency_p90_ms: report.latencyP90Ms,
-              input_tokens: report.inputTokens,
-              output_tokens: report.outputTokens,
-              cost_usd: report.costUsd,
-              questions: engine.evalStore.results(started.evalId).map(questionRow),
-            }),
-          );
-        } else {
-          console.log(`eval ${started.evalId}: ${status}`);
-          for (const line of reportLines(report)) console.log(line);
-        }
-        if (status !== 'done') process.exitCode = 1;
-      } finally {
-        bar.finish();
-        stop();
-        await engine.close();
-      }
-    });
+    .action(runEval);
+}
+
+function evalRequest(
+  options: EvalCommandOptions & { format: EvalStartRequest['format'] },
+): EvalStartRequest {
+  const budgets = {
+    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    ...(options.maxSeconds !== undefined ? { wallTimeMs: options.maxSeconds * 1000 } : {}),
+  };
+  return {
+    dataset: options.dataset,
+    format: options.format,
+    model: options.model,
+    ...(options.judge ? { judge: options.judge } : {}),
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.multiPaper ? { multiPaper: true } : {}),
+    ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+    ...(options.fresh ? { fresh: true } : {}),
+    ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
+  };
+}
+
+async function runEval(options: EvalCommandOptions, command: Command): Promise<void> {
+  if (!isDatasetFormat(options.format)) throw new UnknownDatasetFormatError(options.format);
+  const request = evalRequest({ ...options, format: options.format });
+  const engine = await openEngine(command.optsWithGlobals<GlobalOptions>());
+  const bar = options.json ? silentProgress : progressBar();
+  const stop = engine.evals.onEvent((event) => {
+    if (event.kind === 'eval.progress')
+      bar.update(event.done, event.total, event.result.questionId);
+  });
+  try {
+    const started = await engine.evals.start(request);
+    for (const issue of started.dataset.issues)
+      console.error(
+        `dataset${issue.line !== undefined ? ` line ${issue.line}` : ''}${issue.id !== undefined ? ` (${issue.id})` : ''}: ${issue.reason}`,
+      );
+    if (!options.json)
+      console.error(
+        `eval ${started.evalId}: ${started.total} questions, ${started.alreadyDone} already done`,
+      );
+    bar.update(started.alreadyDone, started.total, 'starting');
+    const onSignal = () => {
+      started.cancel();
+    };
+    process.once('SIGINT', onSignal);
+    const { status, report } = await started.finished;
+    process.off('SIGINT', onSignal);
+    bar.finish();
+    if (options.json) {
+      console.log(
+        JSON.stringify({
+          eval_id: started.evalId,
+          status,
+          already_done: started.alreadyDone,
+          n: report.total,
+          done: report.done,
+          failed: report.failed,
+          mean_rubric: report.meanRubric,
+          mean_span_f1: report.meanSpanF1,
+          evidence_f1: report.evidenceF1,
+          latency_median_ms: report.latencyMedianMs,
+          latency_p90_ms: report.latencyP90Ms,
+          input_tokens: report.inputTokens,
+          output_tokens: report.outputTokens,
+          cost_usd: report.costUsd,
+          questions: engine.evalStore.results(started.evalId).map(questionRow),
+        }),
+      );
+    } else {
+      console.log(`eval ${started.evalId}: ${status}`);
+      for (const line of reportLines(report)) console.log(line);
+    }
+    if (status !== 'done') process.exitCode = 1;
+  } finally {
+    bar.finish();
+    stop();
+    await engine.close();
+  }
 }

@@ -147,87 +147,100 @@ export function scoreCommand(): Command {
     })
     .option('--per-question', 'with --json: add one row per question')
     .option('--json', 'print one JSON object')
-    .action(async (options: ScoreOptions, command: Command) => {
-      const started = performance.now();
-      const dataset = await loadDataset(options.dataset, options.format, {
-        ...(options.multiPaper ? { multiPaper: true } : {}),
-      });
-      let text: string;
-      try {
-        text = await readFile(options.pred, 'utf8');
-      } catch (error) {
-        throw new PredictionFileError(
-          options.pred,
-          (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error),
-        );
-      }
-      const { predictions, issues } = parsePredictions(text);
-      const needsWorkspace =
-        options.judge !== undefined || dataset.questions.some((q) => !dataset.papers.has(q.set));
-      const engine = needsWorkspace
-        ? await openEngine(command.optsWithGlobals<GlobalOptions>())
+    .action(runScore);
+}
+
+async function runScore(options: ScoreOptions, command: Command): Promise<void> {
+  const started = performance.now();
+  const dataset = await loadDataset(options.dataset, options.format, {
+    ...(options.multiPaper ? { multiPaper: true } : {}),
+  });
+  const { predictions, issues } = parsePredictions(await readPredictions(options.pred));
+  const needsWorkspace =
+    options.judge !== undefined || dataset.questions.some((q) => !dataset.papers.has(q.set));
+  const engine = needsWorkspace ? await openEngine(command.optsWithGlobals<GlobalOptions>()) : null;
+  try {
+    const { scores, summary } = scoreDataset(
+      dataset.questions,
+      predictions,
+      paperLookup(dataset, engine?.papers ?? null),
+      options.threshold !== undefined ? { threshold: options.threshold } : undefined,
+    );
+    const verdicts =
+      options.judge !== undefined && engine
+        ? await judgeDataset(engine, options, dataset.questions, predictions)
         : null;
-      try {
-        const { scores, summary } = scoreDataset(
-          dataset.questions,
-          predictions,
-          paperLookup(dataset, engine?.papers ?? null),
-          options.threshold !== undefined ? { threshold: options.threshold } : undefined,
-        );
-        let verdicts: Map<string, JudgeVerdict | null> | null = null;
-        if (options.judge !== undefined && engine) {
-          const judge = new RubricJudge({ provider: await engine.providers(options.judge) });
-          const bar = options.json ? silentProgress : progressBar();
-          verdicts = await judgeAll(
-            judge,
-            dataset.questions,
-            predictions,
-            options.concurrency ?? 4,
-            (done) => {
-              bar.update(done, dataset.questions.length, 'judging');
-            },
-          );
-          bar.finish();
-        }
-        const rubrics = verdicts ? [...verdicts.values()].map((v) => v?.reward ?? 0) : [];
-        const meanRubric =
-          rubrics.length > 0 ? rubrics.reduce((a, b) => a + b, 0) / rubrics.length : null;
-        const unknown = [...predictions.keys()].filter(
-          (id) => !dataset.questions.some((q) => q.id === id),
-        );
-        const seconds = (performance.now() - started) / 1000;
-        if (options.json) {
-          console.log(
-            JSON.stringify({
-              dataset: dataset.name,
-              format: dataset.format,
-              ...scoreFigures(summary),
-              ...(meanRubric !== null ? { mean_rubric: meanRubric } : {}),
-              unknown_predictions: unknown.length,
-              issues: { dataset: dataset.issues, predictions: issues },
-              seconds,
-              ...(options.perQuestion
-                ? {
-                    questions: scores.map((score) =>
-                      questionRow(score, verdicts ? (verdicts.get(score.id) ?? null) : undefined),
-                    ),
-                  }
-                : {}),
-            }),
-          );
-          return;
-        }
-        for (const issue of dataset.issues) console.error(describeIssue('dataset', issue));
-        for (const issue of issues) console.error(describeIssue('predictions', issue));
-        console.log(
-          `${dataset.name} (${dataset.format}): ${summary.n} questions, ${predictions.size} predictions, ${summary.missing} questions without one, ${unknown.length} predictions for unknown ids`,
-        );
-        printScore(summary);
-        if (meanRubric !== null)
-          console.log(`mean rubric (judge ${options.judge ?? ''}): ${meanRubric.toFixed(4)}`);
-        console.log(`scored in ${seconds.toFixed(2)} s`);
-      } finally {
-        await engine?.close();
-      }
-    });
+    const rubrics = verdicts ? [...verdicts.values()].map((v) => v?.reward ?? 0) : [];
+    const meanRubric =
+      rubrics.length > 0 ? rubrics.reduce((a, b) => a + b, 0) / rubrics.length : null;
+    const unknown = [...predictions.keys()].filter(
+      (id) => !dataset.questions.some((q) => q.id === id),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    if (options.json) {
+      console.log(
+        JSON.stringify({
+          dataset: dataset.name,
+          format: dataset.format,
+          ...scoreFigures(summary),
+          ...(meanRubric !== null ? { mean_rubric: meanRubric } : {}),
+          unknown_predictions: unknown.length,
+          issues: { dataset: dataset.issues, predictions: issues },
+          seconds,
+          ...(options.perQuestion
+            ? {
+                questions: scores.map((score) =>
+                  questionRow(score, verdicts ? (verdicts.get(score.id) ?? null) : undefined),
+                ),
+              }
+            : {}),
+        }),
+      );
+      return;
+    }
+    for (const issue of dataset.issues) console.error(describeIssue('dataset', issue));
+    for (const issue of issues) console.error(describeIssue('predictions', issue));
+    console.log(
+      `${dataset.name} (${dataset.format}): ${summary.n} questions, ${predictions.size} predictions, ${summary.missing} questions without one, ${unknown.length} predictions for unknown ids`,
+    );
+    printScore(summary);
+    if (meanRubric !== null)
+      console.log(`mean rubric (judge ${options.judge ?? ''}): ${meanRubric.toFixed(4)}`);
+    console.log(`scored in ${seconds.toFixed(2)} s`);
+  } finally {
+    await engine?.close();
+  }
+}
+
+async function readPredictions(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new PredictionFileError(
+      path,
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error),
+    );
+  }
+}
+
+/** The rubric judge's verdict on every prediction, with a progress bar unless --json. */
+async function judgeDataset(
+  engine: NonNullable<Awaited<ReturnType<typeof openEngine>>>,
+  options: ScoreOptions,
+  questions: EvidenceQuestion[],
+  predictions: Parameters<typeof judgeAll>[2],
+): Promise<Map<string, JudgeVerdict | null>> {
+  const judge = new RubricJudge({ provider: await engine.providers(options.judge ?? '') });
+  const bar = options.json ? silentProgress : progressBar();
+  const verdicts = await judgeAll(
+    judge,
+    questions,
+    predictions,
+    options.concurrency ?? 4,
+    (done) => {
+      bar.update(done, questions.length, 'judging');
+    },
+  );
+  bar.finish();
+  return verdicts;
 }
