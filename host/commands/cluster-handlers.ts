@@ -61,6 +61,11 @@ export interface ClusterHandlerOptions {
   now: () => number;
 }
 
+/**
+ * The cluster.* commands. Longer than ~60 lines as a table: one short entry per command, over the
+ * state they share (the connection row, the jobs row, the backend), which is what keeps them apart
+ * from the other areas; the command host dispatches by key.
+ */
 export function clusterHandlers(options: ClusterHandlerOptions): ClusterHandlers {
   const { workspace, vault, now, emit } = options;
   const connection = connectionRow(workspace.db);

@@ -38,25 +38,25 @@ export interface Host {
   onEvent(listener: (event: ApiEvent) => void): Unsubscribe;
 }
 
+/** The request's id, command and checked arguments; throws a named error for a bad frame. */
+function request(raw: unknown): { id: number; command: CommandName; args: unknown } {
+  const frame = parsePayload(RequestFrame, raw, 'request frame');
+  if (!isCommandName(frame.command)) throw new UnknownCommandError(frame.command);
+  const { command } = frame;
+  const args: unknown = parsePayload(
+    commands[command].request,
+    frame.payload,
+    `request '${command}'`,
+  );
+  return { id: frame.id, command, args };
+}
+const idOf = (raw: unknown): number =>
+  typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'number'
+    ? raw.id
+    : -1;
+
 export function createHost(handlers: CommandHandlers, textAnswers: TextAnswers = {}): Host {
   const listeners = new Set<(event: ApiEvent) => void>();
-
-  /** The request's id, command and checked arguments; throws a named error for a bad frame. */
-  function request(raw: unknown): { id: number; command: CommandName; args: unknown } {
-    const frame = parsePayload(RequestFrame, raw, 'request frame');
-    if (!isCommandName(frame.command)) throw new UnknownCommandError(frame.command);
-    const { command } = frame;
-    const args: unknown = parsePayload(
-      commands[command].request,
-      frame.payload,
-      `request '${command}'`,
-    );
-    return { id: frame.id, command, args };
-  }
-  const idOf = (raw: unknown) =>
-    typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'number'
-      ? raw.id
-      : -1;
 
   async function handle(raw: unknown): Promise<ResponseFrame> {
     try {

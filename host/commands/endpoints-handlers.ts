@@ -81,6 +81,10 @@ export interface EndpointHandlerOptions {
   testTimeoutMs?: number | undefined;
 }
 
+/**
+ * The models.* commands (Settings > Models). Longer than ~60 lines as a table: one short entry per
+ * command over the endpoints row and the vault; the command host dispatches by key.
+ */
 export function endpointHandlers(
   workspace: Pick<Workspace, 'dir' | 'db'>,
   emit: (event: ApiEvent) => void,

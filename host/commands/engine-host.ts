@@ -2,7 +2,12 @@
 // command, Electron's main process) call this with what their shell can offer.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AppInfo, type CommandArgs, type CommandResponse } from '../../app/api/index.ts';
+import {
+  type ApiEvent,
+  type AppInfo,
+  type CommandArgs,
+  type CommandResponse,
+} from '../../app/api/index.ts';
 import { FileApiKeyVault, type ApiKeyVault } from '../../app/models/index.ts';
 import {
   checkModelFolder,
@@ -22,7 +27,7 @@ import { endpointHandlers } from './endpoints-handlers.ts';
 import { evalHandlers } from './evals-handlers.ts';
 import { paperHandlers } from './papers-handlers.ts';
 import { runHandlers, runTextAnswers } from './runs-handlers.ts';
-import { createHost, type Host } from './command-host.ts';
+import { createHost, type CommandHandlers, type Host } from './command-host.ts';
 import { trainingHandlers, type TrainingHandlers } from './training-handlers.ts';
 
 export class NativeDialogUnavailableError extends Error {
@@ -78,86 +83,80 @@ export function appVersion(): string {
 }
 
 export function createEngineHost(options: EngineOptions): Host {
-  const { workspace, shell, dialogs } = options;
+  const { workspace, papers } = options;
   const now = options.now ?? Date.now;
-  const version = appVersion();
-  const { papers } = options;
   const search = new SetSearch(papers);
-  const knownModelType = options.knownModelType ?? knownModelTypeInProcess;
   const maps = new SetMaps(
     search,
     options.embeddings ??
       new EmbeddingMaps({ cacheDir: embeddingsDir(workspace), load: loadEmbedderInProcess }),
   );
   const runStore = options.runStore ?? new RunStore(workspace.db);
+  // Every handler emits through the host it is part of, built just below.
+  const emit = (event: ApiEvent) => {
+    host.emit(event);
+  };
   const host: Host = createHost(
     {
-      ...paperHandlers(
-        papers,
-        search,
-        (event) => {
-          host.emit(event);
-        },
-        now,
-        { maps, embeddingModel: () => workspace.settings.get().embeddingModel },
-      ),
-      ...runHandlers(
-        options.runs,
-        runStore,
-        (event) => {
-          host.emit(event);
-        },
-        now,
-        options.evalStore,
-      ),
-      ...evalHandlers(options.evals, options.evalStore, (event) => {
-        host.emit(event);
+      ...paperHandlers(papers, search, emit, now, {
+        maps,
+        embeddingModel: () => workspace.settings.get().embeddingModel,
       }),
-      ...endpointHandlers(
-        workspace,
-        (event) => {
-          host.emit(event);
-        },
-        now,
-        { vault: options.vault },
-      ),
+      ...runHandlers(options.runs, runStore, emit, now, options.evalStore),
+      ...evalHandlers(options.evals, options.evalStore, emit),
+      ...endpointHandlers(workspace, emit, now, { vault: options.vault }),
       ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),
       ...clusterHandlers({
         workspace,
         vault: options.vault ?? new FileApiKeyVault(workspace.dir),
         papers,
         backend: options.cluster,
-        emit: (event) => {
-          host.emit(event);
-        },
+        emit,
         now,
       }),
-      'app.info': () => ({
-        name: 'RLM Studio',
-        version,
-        workspace: workspace.dir,
-        shell,
-        platform: process.platform,
-        capabilities: { nativeDialogs: dialogs !== undefined },
-        schemaVersion: schemaVersion(workspace.db),
-      }),
-      'app.ping': ({ message }) => ({ message, receivedAt: now() }),
-      'settings.get': () => workspace.settings.get(),
-      'settings.update': async (patch) => {
-        // A folder is saved only once it is one: the named error tells the user what is wrong.
-        if (typeof patch.embeddingModel === 'string') {
-          await checkModelFolder(patch.embeddingModel, knownModelType);
-        }
-        const settings = workspace.settings.update(patch);
-        host.emit({ kind: 'settings.changed', at: now(), settings });
-        return settings;
-      },
-      'dialog.openPaths': async (request) => {
-        if (!dialogs) throw new NativeDialogUnavailableError();
-        return dialogs.openPaths(request);
-      },
+      ...appHandlers(options, emit, now),
     },
     runTextAnswers(runStore),
   );
   return host;
+}
+
+/** The app's own commands: what it is, a ping, its settings and the shell's native dialogs. */
+function appHandlers(
+  options: EngineOptions,
+  emit: (event: ApiEvent) => void,
+  now: () => number,
+): Pick<
+  CommandHandlers,
+  'app.info' | 'app.ping' | 'settings.get' | 'settings.update' | 'dialog.openPaths'
+> {
+  const { workspace, shell, dialogs } = options;
+  const version = appVersion();
+  const knownModelType = options.knownModelType ?? knownModelTypeInProcess;
+  return {
+    'app.info': () => ({
+      name: 'RLM Studio',
+      version,
+      workspace: workspace.dir,
+      shell,
+      platform: process.platform,
+      capabilities: { nativeDialogs: dialogs !== undefined },
+      schemaVersion: schemaVersion(workspace.db),
+    }),
+    'app.ping': ({ message }) => ({ message, receivedAt: now() }),
+    'settings.get': () => workspace.settings.get(),
+    'settings.update': async (patch) => {
+      // A folder is saved only once it is one: the named error tells the user what is wrong.
+      if (typeof patch.embeddingModel === 'string') {
+        await checkModelFolder(patch.embeddingModel, knownModelType);
+      }
+      const settings = workspace.settings.update(patch);
+      emit({ kind: 'settings.changed', at: now(), settings });
+      return settings;
+    },
+    'dialog.openPaths': async (request) => {
+      if (!dialogs) throw new NativeDialogUnavailableError();
+      return dialogs.openPaths(request);
+    },
+  };
 }

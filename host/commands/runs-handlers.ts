@@ -48,6 +48,10 @@ export function runTextAnswers(store: RunStore): TextAnswers {
   };
 }
 
+/**
+ * The runs.* commands. Longer than ~60 lines as a table: one short entry per command over the run
+ * service and store; the command host dispatches by key.
+ */
 export function runHandlers(
   runs: RunService,
   store: RunStore,

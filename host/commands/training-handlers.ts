@@ -83,6 +83,10 @@ export interface TrainingHandlerOptions {
   pollMs?: number;
 }
 
+/**
+ * The training.* commands. Longer than ~60 lines as a table: one short entry per command, over the
+ * jobs they share (running children, metrics polling); the command host dispatches by key.
+ */
 export function trainingHandlers(
   workspaceDir: string,
   emit: (event: ApiEvent) => void,

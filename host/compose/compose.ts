@@ -1,7 +1,7 @@
 // The engine as the composition roots (CLI, serve, Electron) build it: one workspace, its papers,
 // the run service with model providers and the Python sandbox, and the api host over them.
 // `dispose()` ends what they started (extraction workers, the sandbox), so processes can exit.
-import type { AppInfo } from '../../app/api/index.ts';
+import type { ApiEvent, AppInfo } from '../../app/api/index.ts';
 import {
   createEndpointProvider,
   createProvider,
@@ -62,15 +62,7 @@ export function composeEngine(options: ComposeOptions): Engine {
   const runStore = new RunStore(workspace.db);
   runStore.markInterrupted();
   const vault = options.vault ?? new FileApiKeyVault(workspace.dir);
-  const providers = (spec: string): Provider | Promise<Provider> => {
-    // A spec naming a saved endpoint (Settings > Models) runs with that endpoint's stored key.
-    const saved = findSavedEndpoint(workspace, spec);
-    if (saved !== undefined) return createEndpointProvider(saved, vault);
-    return createProvider(spec, {
-      replay: (runId) => replayLookup(runStore, runId),
-      ...(options.providers ? { factories: options.providers } : {}),
-    });
-  };
+  const providers = modelProviders(options, vault, runStore);
   const runs = new RunService({
     papers,
     store: runStore,
@@ -82,23 +74,9 @@ export function composeEngine(options: ComposeOptions): Engine {
   const evals = new EvalService({ papers, runs, runStore, evals: evalStore, providers });
   // The training handlers emit through the host they are part of, built just below.
   const target: { host?: Host } = {};
-  const { dispose: disposeTraining, ...training } = trainingHandlers(
-    workspace.dir,
-    (event) => {
-      target.host?.emit(event);
-    },
-    options.now ?? Date.now,
-    {
-      launcher: options.trainer ?? spawnTrainer,
-      // The trainer's own engine cannot read this vault (the OS keychain under the desktop shell).
-      resolveSaved: async (spec) => {
-        const saved = findSavedEndpoint(workspace, spec);
-        if (saved === undefined) return undefined;
-        const apiKey = saved.apiKeyRef === undefined ? undefined : await vault.get(saved.apiKeyRef);
-        return { spec: endpointSpec(saved), apiKey };
-      },
-    },
-  );
+  const { dispose: disposeTraining, ...training } = composeTraining(options, vault, (event) => {
+    target.host?.emit(event);
+  });
   const embeddings = new EmbeddingMaps({
     cacheDir: embeddingsDir(workspace),
     load: loadEmbedderInProcess,
@@ -135,4 +113,39 @@ export function composeEngine(options: ComposeOptions): Engine {
       await embeddings.dispose();
     },
   };
+}
+
+/** Model specs to providers: a saved endpoint (Settings > Models) runs with its stored key. */
+function modelProviders(
+  options: ComposeOptions,
+  vault: ApiKeyVault,
+  runStore: RunStore,
+): (spec: string) => Provider | Promise<Provider> {
+  return (spec) => {
+    const saved = findSavedEndpoint(options.workspace, spec);
+    if (saved !== undefined) return createEndpointProvider(saved, vault);
+    return createProvider(spec, {
+      replay: (runId) => replayLookup(runStore, runId),
+      ...(options.providers ? { factories: options.providers } : {}),
+    });
+  };
+}
+
+/** The training commands over the trainer child (or the launcher a test passes). */
+function composeTraining(
+  options: ComposeOptions,
+  vault: ApiKeyVault,
+  emit: (event: ApiEvent) => void,
+): ReturnType<typeof trainingHandlers> {
+  const { workspace } = options;
+  return trainingHandlers(workspace.dir, emit, options.now ?? Date.now, {
+    launcher: options.trainer ?? spawnTrainer,
+    // The trainer's own engine cannot read this vault (the OS keychain under the desktop shell).
+    resolveSaved: async (spec) => {
+      const saved = findSavedEndpoint(workspace, spec);
+      if (saved === undefined) return undefined;
+      const apiKey = saved.apiKeyRef === undefined ? undefined : await vault.get(saved.apiKeyRef);
+      return { spec: endpointSpec(saved), apiKey };
+    },
+  });
 }
