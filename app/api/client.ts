@@ -67,23 +67,7 @@ export function createApiClient(transport: Transport): ApiClient {
     const call = pending.get(frame.id);
     if (!call) return;
     pending.delete(frame.id);
-    if (!frame.ok) {
-      call.reject(
-        new RemoteCommandError(frame.error.name, frame.error.message, frame.error.fields),
-      );
-      return;
-    }
-    try {
-      call.resolve(
-        parsePayload(
-          commands[call.command].response,
-          frame.result,
-          `response of '${call.command}'`,
-        ),
-      );
-    } catch (error) {
-      call.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    settle(call, frame);
   });
 
   return {
@@ -118,6 +102,21 @@ export function createApiClient(transport: Transport): ApiClient {
       transport.close();
     },
   };
+}
+
+/** A pending call's answer: the checked result, the engine's named error, or a bad result. */
+function settle(call: Pending, frame: ResponseFrame): void {
+  if (!frame.ok) {
+    call.reject(new RemoteCommandError(frame.error.name, frame.error.message, frame.error.fields));
+    return;
+  }
+  try {
+    call.resolve(
+      parsePayload(commands[call.command].response, frame.result, `response of '${call.command}'`),
+    );
+  } catch (error) {
+    call.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 function reportProtocolError(error: unknown): void {

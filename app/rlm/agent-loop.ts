@@ -70,6 +70,38 @@ async function finalValue(run: RunContext, agentId: string, text: string): Promi
   return Array.isArray(value) && value.length === 1 ? (value[0] as Literal) : literal;
 }
 
+/**
+ * A turn's code blocks in order, each's output recorded; stops at the first that calls FINAL_VAR
+ * (the blocks after it do not run).
+ */
+async function runBlocks(
+  run: RunContext,
+  agentId: string,
+  turn: number,
+  blocks: readonly string[],
+): Promise<{ outputs: string[]; final: { value: Literal } | null }> {
+  const outputs: string[] = [];
+  for (const [block, code] of blocks.entries()) {
+    run.emit({ kind: 'code.started', at: Date.now(), agentId, turn, block, code });
+    const result = await run.execute(agentId, code);
+    run.emit({
+      kind: 'repl.output',
+      at: Date.now(),
+      agentId,
+      turn,
+      block,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      error: result.error,
+      durationMs: result.durationMs,
+      variables: result.variables,
+    });
+    outputs.push(formatExecution(result));
+    if (result.final) return { outputs, final: { value: result.final.value } };
+  }
+  return { outputs, final: null };
+}
+
 export async function runAgentLoop(run: RunContext, agent: AgentSpec): Promise<Literal> {
   const { budgets } = run;
   const system = run.systemPrompt(agent);
@@ -98,35 +130,18 @@ export async function runAgentLoop(run: RunContext, agent: AgentSpec): Promise<L
       );
       continue;
     }
-    const outputs: string[] = [];
-    for (const [block, code] of parsed.toRun.entries()) {
-      run.emit({ kind: 'code.started', at: Date.now(), agentId: agent.id, turn, block, code });
-      const result = await run.execute(agent.id, code);
+    const { outputs, final } = await runBlocks(run, agent.id, turn, parsed.toRun);
+    if (final) {
+      const answer = final.value;
       run.emit({
-        kind: 'repl.output',
+        kind: 'final.answer',
         at: Date.now(),
         agentId: agent.id,
         turn,
-        block,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        error: result.error,
-        durationMs: result.durationMs,
-        variables: result.variables,
+        answer,
+        via: 'FINAL_VAR',
       });
-      outputs.push(formatExecution(result));
-      if (result.final) {
-        const answer = result.final.value;
-        run.emit({
-          kind: 'final.answer',
-          at: Date.now(),
-          agentId: agent.id,
-          turn,
-          answer,
-          via: 'FINAL_VAR',
-        });
-        return answer;
-      }
+      return answer;
     }
     if (parsed.final !== null) {
       const answer = await finalValue(run, agent.id, parsed.final);
