@@ -57,35 +57,8 @@ export async function grpoStep<Q extends { id: string }>(
   const { config, policy } = deps;
   const now = deps.now ?? Date.now;
   const started = now();
-  const outcomes = await Promise.all(
-    batch.map((question, q) =>
-      Promise.all(
-        Array.from({ length: config.groupSize }, async (_, index) => {
-          const seed = mixSeed(config.seed, step, q, index);
-          const outcome = await deps.rollout(question, { step, index, seed });
-          return { outcome, reward: await deps.reward(question, outcome) };
-        }),
-      ),
-    ),
-  );
-
-  // Each turn as token ids, keyed by question, rollout, agent and turn.
-  const turns = new Map<string, TokenizedTurn>();
-  const groups: Rollout[][] = outcomes.map((group, q) =>
-    group.map(({ outcome, reward }, r) => {
-      for (const sample of stepSamples(outcome.events)) {
-        turns.set(
-          turnKey(q, r, sample.agentId, sample.turn),
-          policy.encodeTurn(sample.messages, sample.response, sample.ended),
-        );
-      }
-      const root = rolloutTree(
-        outcome.events,
-        (s) => turns.get(turnKey(q, r, s.agentId, s.turn))?.response.length ?? 0,
-      );
-      return { root, reward: reward.reward };
-    }),
-  );
+  const outcomes = await rolloutGroups(deps, batch, step);
+  const { turns, groups } = tokenizeGroups(policy, outcomes);
   const samples = weightedSamples(groups, { weighting: config.weighting, seed: step });
   // With no KL term a zero advantage contributes nothing: skip those turns' passes.
   const trained = config.beta > 0 ? samples : samples.filter((s) => s.advantage !== 0);
@@ -98,7 +71,6 @@ export async function grpoStep<Q extends { id: string }>(
           learningRate: config.learningRate,
           maxGradNorm: deps.maxGradNorm ?? 1,
         });
-
   const flat = outcomes.flat();
   const rewards = flat.map((o) => o.reward.reward);
   const advantages = groups.map((_, q) => samplesAdvantages(samples, q, config.groupSize));
@@ -125,6 +97,55 @@ export async function grpoStep<Q extends { id: string }>(
       })),
     })),
   };
+}
+
+interface ScoredRollout {
+  outcome: RolloutOutcome;
+  reward: RewardOutcome;
+}
+
+/** G rollouts of every question at once, each rewarded as it ends. */
+function rolloutGroups<Q extends { id: string }>(
+  deps: GrpoDeps<Q>,
+  batch: readonly Q[],
+  step: number,
+): Promise<ScoredRollout[][]> {
+  const { config } = deps;
+  return Promise.all(
+    batch.map((question, q) =>
+      Promise.all(
+        Array.from({ length: config.groupSize }, async (_, index) => {
+          const seed = mixSeed(config.seed, step, q, index);
+          const outcome = await deps.rollout(question, { step, index, seed });
+          return { outcome, reward: await deps.reward(question, outcome) };
+        }),
+      ),
+    ),
+  );
+}
+
+/** Each turn as token ids (keyed by question, rollout, agent and turn) and each rollout's tree. */
+function tokenizeGroups(
+  policy: TrainablePolicy,
+  outcomes: ScoredRollout[][],
+): { turns: Map<string, TokenizedTurn>; groups: Rollout[][] } {
+  const turns = new Map<string, TokenizedTurn>();
+  const groups: Rollout[][] = outcomes.map((group, q) =>
+    group.map(({ outcome, reward }, r) => {
+      for (const sample of stepSamples(outcome.events)) {
+        turns.set(
+          turnKey(q, r, sample.agentId, sample.turn),
+          policy.encodeTurn(sample.messages, sample.response, sample.ended),
+        );
+      }
+      const root = rolloutTree(
+        outcome.events,
+        (s) => turns.get(turnKey(q, r, s.agentId, s.turn))?.response.length ?? 0,
+      );
+      return { root, reward: reward.reward };
+    }),
+  );
+  return { turns, groups };
 }
 
 async function accumulate(
