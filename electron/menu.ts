@@ -31,6 +31,7 @@ export const viewMenuEntries: readonly { view: ViewId; label: string; accelerato
   { view: 'train', label: 'Train', accelerator: 'CmdOrCtrl+5' },
 ];
 
+/** The menu bar. Longer than ~60 lines as a table: one entry per menu and item, as Electron takes it. */
 export function buildMenuTemplate(
   context: MenuContext,
   actions: MenuActions,

@@ -82,6 +82,7 @@ export function replOutDir(outDir: string): string {
   return join(outDir, 'repl');
 }
 
+/** Every bundle of the desktop build. Longer than ~60 lines as a table: one entry per bundle. */
 export function electronBuildOptions(
   paths: BuildPaths = { root: projectRoot },
 ): Record<BundleName, BundleOptions> {

@@ -181,7 +181,10 @@ export class CpuDecoder implements Decoder {
     return Promise.resolve(this.stepSync(inputs));
   }
 
-  /** The synchronous form of `step` (the returned array is reused by the next call). */
+  /**
+   * The synchronous form of `step` (the returned array is reused by the next call). One function
+   * on purpose: the decode's hot path, every layer of every position in one pass over the weights.
+   */
   stepSync(inputs: readonly DecodeInput[]): Float32Array {
     const c = this.config;
     const w = this.#weights;

@@ -99,6 +99,7 @@ const functionBody = (i32Locals: number, v128Locals: number, code: number[]) => 
   return [...leb(body.length), ...body];
 };
 
+/** One kernel's WebAssembly instructions, in order; longer than ~60 lines as one listing. */
 /** matvec(out, x, w, rows, cols): byte addresses; cols % 4 === 0. */
 function matvecBody(): number[] {
   // params 0 out, 1 x, 2 w, 3 rows, 4 cols; locals 5 r, 6 c, 7 wp, 8 xp, 9 acc0, 10 acc1
@@ -166,6 +167,7 @@ function matvecBody(): number[] {
   return functionBody(4, 2, code);
 }
 
+// One kernel's WebAssembly instructions, in order; longer than ~60 lines as one listing.
 /**
  * matvec4(out, x, w, rows, cols): four vectors x[0..3] (consecutive, cols apart) against the same
  * rows, each weight vector loaded once for all four: out[b * rows + r]. cols % 4 === 0.
