@@ -33,6 +33,7 @@ interface ChatRequest {
 
 const headerEnd = Buffer.from('\r\n\r\n');
 
+/** Longer than ~60 lines: the server, its counters and its controls share one closure. */
 export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<FakeServer> {
   let requests = 0;
   let inFlight = 0;
@@ -74,26 +75,8 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
     sockets.add(socket);
     connections++;
     socket.setNoDelay(true);
-    let pending: Buffer = Buffer.alloc(0);
-    socket.on('data', (chunk: Buffer) => {
-      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      // One request at a time per connection (the client does not pipeline), but a whole one may
-      // arrive in pieces: wait for the headers, then for Content-Length bytes of body.
-      for (;;) {
-        const end = pending.indexOf(headerEnd);
-        if (end < 0) return;
-        const head = pending.toString('latin1', 0, end);
-        const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1];
-        if (!head.startsWith('POST ') || length === undefined) {
-          fail(socket, 'expected a POST with a Content-Length');
-          return;
-        }
-        const total = end + headerEnd.length + Number(length);
-        if (pending.length < total) return;
-        const body = pending.toString('utf8', end + headerEnd.length, total);
-        pending = pending.subarray(total);
-        answer(socket, body);
-      }
+    readRequests(socket, (body) => {
+      answer(socket, body);
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
@@ -124,6 +107,33 @@ export async function startFakeOpenAI(delayMs: number, reply: Reply): Promise<Fa
         });
       }),
   };
+}
+
+/**
+ * Calls `onBody` with each request's body. One request at a time per connection (the client does
+ * not pipeline), but a whole one may arrive in pieces: wait for the headers, then for
+ * Content-Length bytes of body.
+ */
+function readRequests(socket: Socket, onBody: (body: string) => void): void {
+  let pending: Buffer = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    for (;;) {
+      const end = pending.indexOf(headerEnd);
+      if (end < 0) return;
+      const head = pending.toString('latin1', 0, end);
+      const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1];
+      if (!head.startsWith('POST ') || length === undefined) {
+        fail(socket, 'expected a POST with a Content-Length');
+        return;
+      }
+      const total = end + headerEnd.length + Number(length);
+      if (pending.length < total) return;
+      const body = pending.toString('utf8', end + headerEnd.length, total);
+      pending = pending.subarray(total);
+      onBody(body);
+    }
+  });
 }
 
 function response(contentType: string, body: string): string {
