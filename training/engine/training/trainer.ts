@@ -100,6 +100,11 @@ function unweighted<R>(
   };
 }
 
+/** A packed batch as the jitted functions take it, after the two weight trees. */
+function batchArgs(p: Packed): [Arr, Arr, Arr, Arr, Arr, Arr] {
+  return [p.tokens, p.targets, p.weights, p.cos, p.sin, p.inverseTemperature];
+}
+
 export class Trainer {
   readonly config: DecoderConfig;
   readonly lora: LoraConfig | null;
@@ -250,12 +255,7 @@ export class Trainer {
     const out = (reference ? this.#referenceFn : this.#logpFn)(
       tree.ref(this.#trainable()),
       reference ? tree.ref(this.#base as unknown as Tree) : this.#frozen(),
-      p.tokens,
-      p.targets,
-      p.weights,
-      p.cos,
-      p.sin,
-      p.inverseTemperature,
+      ...batchArgs(p),
     );
     const data = (await out.data()) as ArrayLike<number>;
     return p.lengths.map((len, b) =>
@@ -272,12 +272,7 @@ export class Trainer {
     const [logp, entropy] = this.#statsFn(
       tree.ref(this.#trainable()),
       this.#frozen(),
-      p.tokens,
-      p.targets,
-      p.weights,
-      p.cos,
-      p.sin,
-      p.inverseTemperature,
+      ...batchArgs(p),
     );
     const a = (await logp.data()) as ArrayLike<number>;
     const e = (await entropy.data()) as ArrayLike<number>;
@@ -302,12 +297,7 @@ export class Trainer {
     const [value, grads] = this.#gradFn(
       tree.ref(this.#trainable()),
       this.#frozen(),
-      p.tokens,
-      p.targets,
-      p.weights,
-      p.cos,
-      p.sin,
-      p.inverseTemperature,
+      ...batchArgs(p),
     );
     if (this.#accumulated) {
       this.#accumulated = tree.map((a: Arr, b: Arr) => a.add(b), this.#accumulated, grads);
