@@ -24,6 +24,20 @@ function describeClose(event: CloseEvent): string {
   return closeCodeReasons[event.code] ?? `the connection closed with code ${event.code}`;
 }
 
+/** A message's JSON, or undefined (logged) for a binary or malformed one: JSON has no undefined. */
+function frameOf(event: MessageEvent): unknown {
+  if (typeof event.data !== 'string') {
+    console.error('[rlm-studio api] dropped a binary frame; the engine sends JSON text only');
+    return undefined;
+  }
+  try {
+    return JSON.parse(event.data) as unknown;
+  } catch (error) {
+    console.error('[rlm-studio api] dropped a frame that is not JSON:', error);
+    return undefined;
+  }
+}
+
 export function createWebSocketTransport(
   url: string,
   openSocket: OpenSocket = (address) => new WebSocket(address),
@@ -51,18 +65,8 @@ export function createWebSocketTransport(
     for (const listener of openListeners) listener();
   });
   socket.addEventListener('message', (event: MessageEvent) => {
-    if (typeof event.data !== 'string') {
-      console.error('[rlm-studio api] dropped a binary frame; the engine sends JSON text only');
-      return;
-    }
-    let frame: unknown;
-    try {
-      frame = JSON.parse(event.data);
-    } catch (error) {
-      console.error('[rlm-studio api] dropped a frame that is not JSON:', error);
-      return;
-    }
-    frameSink?.(frame);
+    const frame = frameOf(event);
+    if (frame !== undefined) frameSink?.(frame);
   });
   // Browsers give an error event no detail; the close event that follows is ignored by `finish`.
   socket.addEventListener('error', () => {

@@ -106,48 +106,68 @@ export class TreeGraphBuilder {
         nodes.push(cached.node);
         continue;
       }
-      const node: AgentCardNode = {
-        id: agent.id,
-        type: 'agent',
-        position: point,
-        // Fixed sizes and handles: React Flow need not measure 512 cards before it can fit or cull them.
-        width: nodeWidth,
-        height: nodeHeight,
-        measured: { width: nodeWidth, height: nodeHeight },
-        handles: cardHandles,
-        selected,
-        draggable: false,
-        connectable: false,
-        data: {
-          summary: summarizeAgent(agent, tick < 0 ? now : agent.startedAt + tick * tickMs),
-          match,
-        },
-      };
+      const node = agentCard(agent, point, selected, match, tick, now);
       this.cache.set(agent.id, { revision, point, selected, match, tick, node });
       nodes.push(node);
-      if (agent.parentId !== null && !this.edges.has(agent.id)) {
-        this.edges.set(agent.id, {
-          id: `e${agent.id}`,
-          source: agent.parentId,
-          target: agent.id,
-          label: edgeLabel(agent.prompt),
-          // A bezier drawn by SubQuestionEdge, its label just above the child's card.
-          type: 'subquestion',
-          data: { prompt: agent.prompt },
-        });
-        edgesChanged = true;
-      }
+      if (this.#addEdge(agent)) edgesChanged = true;
     }
-    if (this.cache.size > view.agents.size) {
-      // The store was reset (a replay seeking back): forget what is gone.
-      for (const id of this.cache.keys()) if (!view.agents.has(id)) this.cache.delete(id);
-      for (const id of this.edges.keys())
-        if (!view.agents.has(id)) {
-          this.edges.delete(id);
-          edgesChanged = true;
-        }
-    }
+    // The store was reset (a replay seeking back): forget what is gone.
+    if (this.cache.size > view.agents.size && this.#forgetGone(view)) edgesChanged = true;
     if (edgesChanged) this.edgeList = [...this.edges.values()];
     return { nodes, edges: this.edgeList };
   }
+
+  /** The edge into a child card, once; true when it is new. */
+  #addEdge(agent: AgentNode): boolean {
+    if (agent.parentId === null || this.edges.has(agent.id)) return false;
+    this.edges.set(agent.id, {
+      id: `e${agent.id}`,
+      source: agent.parentId,
+      target: agent.id,
+      label: edgeLabel(agent.prompt),
+      // A bezier drawn by SubQuestionEdge, its label just above the child's card.
+      type: 'subquestion',
+      data: { prompt: agent.prompt },
+    });
+    return true;
+  }
+
+  /** Drops the cards and edges of agents no longer in the view; true when an edge went. */
+  #forgetGone(view: RunView): boolean {
+    let edgesChanged = false;
+    for (const id of this.cache.keys()) if (!view.agents.has(id)) this.cache.delete(id);
+    for (const id of this.edges.keys())
+      if (!view.agents.has(id)) {
+        this.edges.delete(id);
+        edgesChanged = true;
+      }
+    return edgesChanged;
+  }
+}
+
+function agentCard(
+  agent: AgentNode,
+  point: Point,
+  selected: boolean,
+  match: boolean,
+  tick: number,
+  now: number,
+): AgentCardNode {
+  return {
+    id: agent.id,
+    type: 'agent',
+    position: point,
+    // Fixed sizes and handles: React Flow need not measure 512 cards before it can fit or cull them.
+    width: nodeWidth,
+    height: nodeHeight,
+    measured: { width: nodeWidth, height: nodeHeight },
+    handles: cardHandles,
+    selected,
+    draggable: false,
+    connectable: false,
+    data: {
+      summary: summarizeAgent(agent, tick < 0 ? now : agent.startedAt + tick * tickMs),
+      match,
+    },
+  };
 }
