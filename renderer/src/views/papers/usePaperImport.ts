@@ -29,6 +29,71 @@ function newImportId(): string {
   return `ui-${Date.now().toString(36)}-${importCount.toString(36)}`;
 }
 
+interface ImportBatch {
+  files: number;
+  send: (importId: string) => Promise<{ results: IngestResult[] }>;
+}
+
+type ImportDispatch = (action: Parameters<typeof reduceImport>[1]) => void;
+
+/** Sends each batch in turn; a request that fails stops the import and says why. */
+async function runBatches(
+  dispatch: ImportDispatch,
+  set: string,
+  batches: ImportBatch[],
+  localResults: IngestResult[],
+): Promise<void> {
+  const ids = batches.map(() => newImportId());
+  dispatch({
+    kind: 'started',
+    set,
+    batches: batches.map((batch, index) => ({ importId: ids[index] ?? '', files: batch.files })),
+    localResults,
+  });
+  try {
+    for (const [index, batch] of batches.entries()) {
+      const importId = ids[index] ?? '';
+      const { results } = await batch.send(importId);
+      dispatch({ kind: 'batchFinished', importId, results });
+    }
+    dispatch({ kind: 'finished' });
+  } catch (error) {
+    dispatch({ kind: 'failed', error: describeFailure(error) });
+  }
+}
+
+/** Files as batches under the frame limit, and a failed result for each file too large for one. */
+function fileBatches(
+  api: ReturnType<typeof useApi>,
+  set: string,
+  files: readonly File[],
+): { batches: ImportBatch[]; tooLarge: IngestResult[] } {
+  // Over IPC (desktop) there is no frame limit; over the WebSocket the server's applies.
+  const limit = api.transport === 'websocket' ? maxBatchBase64Bytes : Number.POSITIVE_INFINITY;
+  const plan = planImportBatches(files, limit);
+  const tooLarge = plan.tooLarge.map((file): IngestResult => {
+    const error = new ImportFileTooLargeError(file.name, file.size, limit);
+    return {
+      input: file.name,
+      outcome: 'failed',
+      error: { name: error.name, message: error.message },
+    };
+  });
+  const batches = plan.batches.map((batch) => ({
+    files: batch.length,
+    send: async (importId: string) => {
+      const encoded = await Promise.all(
+        batch.map(async (file) => ({
+          name: file.name,
+          dataBase64: await fileToBase64(file, file.name),
+        })),
+      );
+      return api.call('papers.importFiles', { set, importId, files: encoded });
+    },
+  }));
+  return { batches, tooLarge };
+}
+
 export function usePaperImport(): PaperImport {
   const api = useApi();
   const [job, dispatch] = useReducer(reduceImport, null);
@@ -44,76 +109,17 @@ export function usePaperImport(): PaperImport {
     });
   });
 
-  /** Sends each batch in turn; a request that fails stops the import and says why. */
-  const run = useCallback(
-    async (
-      set: string,
-      batches: {
-        files: number;
-        send: (importId: string) => Promise<{ results: IngestResult[] }>;
-      }[],
-      localResults: IngestResult[],
-    ) => {
-      const ids = batches.map(() => newImportId());
-      dispatch({
-        kind: 'started',
-        set,
-        batches: batches.map((batch, index) => ({
-          importId: ids[index] ?? '',
-          files: batch.files,
-        })),
-        localResults,
-      });
-      try {
-        for (const [index, batch] of batches.entries()) {
-          const importId = ids[index] ?? '';
-          const { results } = await batch.send(importId);
-          dispatch({ kind: 'batchFinished', importId, results });
-        }
-        dispatch({ kind: 'finished' });
-      } catch (error) {
-        dispatch({ kind: 'failed', error: describeFailure(error) });
-      }
-    },
-    [],
-  );
-
   const importFiles = useCallback(
     (set: string, files: readonly File[]) => {
-      // Over IPC (desktop) there is no frame limit; over the WebSocket the server's applies.
-      const limit = api.transport === 'websocket' ? maxBatchBase64Bytes : Number.POSITIVE_INFINITY;
-      const plan = planImportBatches(files, limit);
-      const tooLarge = plan.tooLarge.map((file): IngestResult => {
-        const error = new ImportFileTooLargeError(file.name, file.size, limit);
-        return {
-          input: file.name,
-          outcome: 'failed',
-          error: { name: error.name, message: error.message },
-        };
-      });
-      return run(
-        set,
-        plan.batches.map((batch) => ({
-          files: batch.length,
-          send: async (importId) => {
-            const encoded = await Promise.all(
-              batch.map(async (file) => ({
-                name: file.name,
-                dataBase64: await fileToBase64(file, file.name),
-              })),
-            );
-            return api.call('papers.importFiles', { set, importId, files: encoded });
-          },
-        })),
-        tooLarge,
-      );
+      const { batches, tooLarge } = fileBatches(api, set, files);
+      return runBatches(dispatch, set, batches, tooLarge);
     },
-    [api, run],
+    [api],
   );
-
   const importPaths = useCallback(
     (set: string, paths: readonly string[]) =>
-      run(
+      runBatches(
+        dispatch,
         set,
         [
           {
@@ -124,12 +130,12 @@ export function usePaperImport(): PaperImport {
         ],
         [],
       ),
-    [api, run],
+    [api],
   );
-
   const importArxiv = useCallback(
     (set: string, ids: readonly string[]) =>
-      run(
+      runBatches(
+        dispatch,
         set,
         [
           {
@@ -139,7 +145,7 @@ export function usePaperImport(): PaperImport {
         ],
         [],
       ),
-    [api, run],
+    [api],
   );
 
   return { job, busy, importFiles, importPaths, importArxiv };
