@@ -1,6 +1,6 @@
 // Replay controls: step one event or one turn either way, play at 1x-64x the recorded pace, seek.
 // The turn buttons read ◀◀ and ▶▶, not ⏮ and ⏭: those need a symbol font many Linux desktops lack.
-import { useSyncExternalStore } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import { replaySpeeds, type ReplayPlayer } from './replay.ts';
 
 export function ReplayControls({ player }: { player: ReplayPlayer }) {
@@ -13,72 +13,11 @@ export function ReplayControls({ player }: { player: ReplayPlayer }) {
       data-length={state.length}
       data-playing={state.playing}
     >
-      <button
-        type="button"
-        className="run-button"
-        title="Previous turn ([)"
-        onClick={() => {
-          player.stepTurn(-1);
-        }}
-      >
-        ◀◀ turn
-      </button>
-      <button
-        type="button"
-        className="run-button"
-        title="Previous event (,)"
-        data-testid="replay-back"
-        onClick={() => {
-          player.step(-1);
-        }}
-      >
-        ◀ event
-      </button>
-      {state.playing ? (
-        <button
-          type="button"
-          className="run-button primary"
-          data-testid="replay-pause"
-          onClick={() => {
-            player.pause();
-          }}
-        >
-          Pause
-        </button>
-      ) : (
-        <button
-          type="button"
-          className="run-button primary"
-          data-testid="replay-play"
-          onClick={() => {
-            player.play();
-          }}
-        >
-          Play
-        </button>
-      )}
-      <button
-        type="button"
-        className="run-button"
-        title="Next event (.)"
-        data-testid="replay-step"
-        onClick={() => {
-          player.step(1);
-        }}
-      >
-        event ▶
-      </button>
-      <button
-        type="button"
-        className="run-button"
-        title="Next turn (])"
-        data-testid="replay-next-turn"
-        onClick={() => {
-          player.stepTurn(1);
-        }}
-      >
-        turn ▶▶
-      </button>
+      <StepButton player={player} step="turn-back" />
+      <StepButton player={player} step="event-back" />
+      <PlayButton player={player} playing={state.playing} />
+      <StepButton player={player} step="event-next" />
+      <StepButton player={player} step="turn-next" />
       <label className="replay-speed">
         Speed
         <select
@@ -112,5 +51,99 @@ export function ReplayControls({ player }: { player: ReplayPlayer }) {
         {state.cursor} / {state.length} events
       </span>
     </div>
+  );
+}
+
+function PlayButton({ player, playing }: { player: ReplayPlayer; playing: boolean }) {
+  return playing ? (
+    <ReplayButton
+      primary
+      testId="replay-pause"
+      onClick={() => {
+        player.pause();
+      }}
+    >
+      Pause
+    </ReplayButton>
+  ) : (
+    <ReplayButton
+      primary
+      testId="replay-play"
+      onClick={() => {
+        player.play();
+      }}
+    >
+      Play
+    </ReplayButton>
+  );
+}
+
+const stepButtons = {
+  'turn-back': {
+    title: 'Previous turn ([)',
+    testId: undefined,
+    label: '◀◀ turn',
+    unit: 'turn',
+    by: -1,
+  },
+  'event-back': {
+    title: 'Previous event (,)',
+    testId: 'replay-back',
+    label: '◀ event',
+    unit: 'event',
+    by: -1,
+  },
+  'event-next': {
+    title: 'Next event (.)',
+    testId: 'replay-step',
+    label: 'event ▶',
+    unit: 'event',
+    by: 1,
+  },
+  'turn-next': {
+    title: 'Next turn (])',
+    testId: 'replay-next-turn',
+    label: 'turn ▶▶',
+    unit: 'turn',
+    by: 1,
+  },
+} as const;
+
+/** One event or one turn back or forward. */
+function StepButton({ player, step }: { player: ReplayPlayer; step: keyof typeof stepButtons }) {
+  const button = stepButtons[step];
+  return (
+    <ReplayButton
+      title={button.title}
+      {...(button.testId ? { testId: button.testId } : {})}
+      onClick={() => {
+        if (button.unit === 'turn') player.stepTurn(button.by);
+        else player.step(button.by);
+      }}
+    >
+      {button.label}
+    </ReplayButton>
+  );
+}
+
+function ReplayButton(props: {
+  title?: string;
+  testId?: string;
+  primary?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={props.primary ? 'run-button primary' : 'run-button'}
+      title={props.title}
+      data-testid={props.testId}
+      onClick={() => {
+        props.onClick();
+      }}
+    >
+      {props.children}
+    </button>
   );
 }
