@@ -12,6 +12,34 @@ function monacoTheme(): string {
   return document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs';
 }
 
+/** A read-only editor over the code in `element`; returns what disposes it and its model. */
+function createEditor(
+  monaco: Awaited<ReturnType<typeof loadMonaco>>,
+  element: HTMLElement,
+  code: string,
+  language: string,
+): () => void {
+  const model = monaco.editor.createModel(code, language);
+  const editor = monaco.editor.create(element, {
+    model,
+    readOnly: true,
+    domReadOnly: true,
+    minimap: { enabled: false },
+    scrollBeyondLastLine: false,
+    lineNumbersMinChars: 3,
+    fontSize: 13,
+    lineHeight,
+    automaticLayout: true,
+    theme: monacoTheme(),
+    renderLineHighlight: 'none',
+    scrollbar: { alwaysConsumeMouseWheel: false },
+  });
+  return () => {
+    editor.dispose();
+    model.dispose();
+  };
+}
+
 export function CodeViewer({ code, language = 'python' }: { code: string; language?: string }) {
   const host = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
@@ -33,25 +61,7 @@ export function CodeViewer({ code, language = 'python' }: { code: string; langua
         (monaco) => {
           const element = host.current;
           if (disposed || !element) return;
-          const model = monaco.editor.createModel(code, language);
-          const editor = monaco.editor.create(element, {
-            model,
-            readOnly: true,
-            domReadOnly: true,
-            minimap: { enabled: false },
-            scrollBeyondLastLine: false,
-            lineNumbersMinChars: 3,
-            fontSize: 13,
-            lineHeight,
-            automaticLayout: true,
-            theme: monacoTheme(),
-            renderLineHighlight: 'none',
-            scrollbar: { alwaysConsumeMouseWheel: false },
-          });
-          dispose = () => {
-            editor.dispose();
-            model.dispose();
-          };
+          dispose = createEditor(monaco, element, code, language);
           setReady(true);
         },
         (error: unknown) => {

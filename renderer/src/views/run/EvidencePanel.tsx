@@ -22,13 +22,14 @@ export interface EvidencePanelProps {
 
 const noGold: readonly string[] = [];
 
-export function EvidencePanel({
-  set,
-  paperIds,
-  answer,
-  gold: givenGold,
-  runId,
-}: EvidencePanelProps) {
+/** The answer's spans and the gold ones, placed in the run's papers once they have loaded. */
+function useEvidence(
+  set: string,
+  paperIds: readonly string[],
+  answer: unknown,
+  givenGold: readonly string[] | undefined,
+  runId: string | undefined,
+) {
   const api = useApi();
   const evaluation = useEngineQuery(
     runId !== undefined && givenGold === undefined ? JSON.stringify(['evaluation', runId]) : null,
@@ -50,6 +51,23 @@ export function EvidencePanel({
       gold: locateSpans(gold, papers.value),
     };
   }, [papers, spans, gold]);
+  return { scored, gold, spans, papers, located };
+}
+
+export function EvidencePanel({
+  set,
+  paperIds,
+  answer,
+  gold: givenGold,
+  runId,
+}: EvidencePanelProps) {
+  const { scored, gold, spans, papers, located } = useEvidence(
+    set,
+    paperIds,
+    answer,
+    givenGold,
+    runId,
+  );
   const [chosen, setChosen] = useState<string | null>(null);
 
   if (spans.length === 0) return null;

@@ -84,36 +84,7 @@ function Comparison({
           {differing} of {rows.length} differ
         </span>
       </h3>
-      <table className="runs-compare-turns" data-testid="compare-turns">
-        <thead>
-          <tr>
-            <th>Agent · turn</th>
-            <th>{left.summary.id.slice(0, 8)}</th>
-            <th>{right.summary.id.slice(0, 8)}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr
-              key={`${row.agentId}#${String(row.turn)}`}
-              className={row.same ? undefined : 'differs'}
-              data-testid="compare-row"
-              data-place={`${row.agentId}#${String(row.turn)}`}
-              data-same={row.same}
-            >
-              <td>
-                {row.agentId} · {row.turn}
-              </td>
-              <td>
-                <TurnCell runId={left.summary.id} agentId={row.agentId} turn={row.left} />
-              </td>
-              <td>
-                <TurnCell runId={right.summary.id} agentId={row.agentId} turn={row.right} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <TurnsTable left={left} right={right} rows={rows} />
       <h3>Final spans</h3>
       <div className="runs-compare-spans" data-testid="compare-spans">
         <SpanList title="In both" spans={spans.shared} testId="spans-shared" />
@@ -121,6 +92,49 @@ function Comparison({
         <SpanList title="Only right" spans={spans.onlyRight} testId="spans-right" />
       </div>
     </section>
+  );
+}
+
+function TurnsTable({
+  left,
+  right,
+  rows,
+}: {
+  left: LoadedRun;
+  right: LoadedRun;
+  rows: ReturnType<typeof alignTurns>;
+}) {
+  return (
+    <table className="runs-compare-turns" data-testid="compare-turns">
+      <thead>
+        <tr>
+          <th>Agent · turn</th>
+          <th>{left.summary.id.slice(0, 8)}</th>
+          <th>{right.summary.id.slice(0, 8)}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr
+            key={`${row.agentId}#${String(row.turn)}`}
+            className={row.same ? undefined : 'differs'}
+            data-testid="compare-row"
+            data-place={`${row.agentId}#${String(row.turn)}`}
+            data-same={row.same}
+          >
+            <td>
+              {row.agentId} · {row.turn}
+            </td>
+            <td>
+              <TurnCell runId={left.summary.id} agentId={row.agentId} turn={row.left} />
+            </td>
+            <td>
+              <TurnCell runId={right.summary.id} agentId={row.agentId} turn={row.right} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
