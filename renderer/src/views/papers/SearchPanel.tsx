@@ -2,6 +2,7 @@
 // opens the reader at its passage, highlighted. The query lives in the URL (Back returns here).
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { CommandResponse } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { papersHref } from './route.ts';
 import { useEngineQuery } from './use-engine-query.ts';
@@ -73,31 +74,45 @@ export function SearchPanel({ set, query, titles, onQueryChange }: SearchPanelPr
             Nothing in {set} matches “{trimmed}”.
           </p>
         ) : (
-          <ol className="search-hits" aria-label="Search hits">
-            {hits.value.hits.map((hit) => (
-              <li key={`${hit.paperId}-${String(hit.start)}`}>
-                <Link
-                  to={papersHref({
-                    set,
-                    paperId: hit.paperId,
-                    hl: { start: hit.start, end: hit.end },
-                  })}
-                  className="search-hit"
-                  data-testid="search-hit"
-                >
-                  <span className="search-hit-where">
-                    <span className="search-hit-paper">
-                      {titles.get(hit.paperId) ?? hit.paperId}
-                    </span>
-                    {hit.section && <span className="papers-muted"> · {hit.section}</span>}
-                  </span>
-                  <span className="search-hit-snippet">{markTerms(hit.snippet, trimmed)}</span>
-                </Link>
-              </li>
-            ))}
-          </ol>
+          <SearchHits set={set} hits={hits.value.hits} titles={titles} query={trimmed} />
         ))}
     </div>
+  );
+}
+
+function SearchHits({
+  set,
+  hits,
+  titles,
+  query,
+}: {
+  set: string;
+  hits: CommandResponse<'papers.search'>['hits'];
+  titles: SearchPanelProps['titles'];
+  query: string;
+}) {
+  return (
+    <ol className="search-hits" aria-label="Search hits">
+      {hits.map((hit) => (
+        <li key={`${hit.paperId}-${String(hit.start)}`}>
+          <Link
+            to={papersHref({
+              set,
+              paperId: hit.paperId,
+              hl: { start: hit.start, end: hit.end },
+            })}
+            className="search-hit"
+            data-testid="search-hit"
+          >
+            <span className="search-hit-where">
+              <span className="search-hit-paper">{titles.get(hit.paperId) ?? hit.paperId}</span>
+              {hit.section && <span className="papers-muted"> · {hit.section}</span>}
+            </span>
+            <span className="search-hit-snippet">{markTerms(hit.snippet, query)}</span>
+          </Link>
+        </li>
+      ))}
+    </ol>
   );
 }
 

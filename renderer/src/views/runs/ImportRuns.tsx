@@ -66,39 +66,41 @@ export function ImportRuns() {
           {state.name} could not be imported. {state.failure.name}: {state.failure.message}
         </p>
       )}
-      {state.status === 'done' && (
-        <div
-          className="runs-import-report"
-          data-testid="runs-import-report"
-          data-format={state.report.format}
-        >
-          <p>
-            {state.name}: {countOf(state.report.runs.length, 'run')} imported as{' '}
-            {state.report.format}
-            {state.report.problems.length > 0 &&
-              `, ${String(state.report.problems.length)} lines skipped`}
-            .
-          </p>
-          <ul>
-            {state.report.runs.map((run) => (
-              <li key={run.runId} data-testid="runs-imported" data-run={run.runId}>
-                <Link to={runHref({ runId: run.runId })} className="papers-link">
-                  {run.question || run.runId}
-                </Link>{' '}
-                <span className="papers-muted">
-                  {countOf(run.agents, 'agent')} · {countOf(run.turns, 'turn')} · {run.status}
-                  {run.renamedFrom !== null && ` · renamed from ${run.renamedFrom}`}
-                </span>
-              </li>
-            ))}
-          </ul>
-          {state.report.problems.map((problem) => (
-            <p key={problem.line} className="run-failure">
-              line {problem.line}: {problem.name}: {problem.message}
-            </p>
-          ))}
-        </div>
-      )}
+      {state.status === 'done' && <ImportReport name={state.name} report={state.report} />}
     </section>
+  );
+}
+
+/** What came in (each run a link) and every line that could not. */
+function ImportReport({ name, report }: { name: string; report: Report }) {
+  return (
+    <div
+      className="runs-import-report"
+      data-testid="runs-import-report"
+      data-format={report.format}
+    >
+      <p>
+        {name}: {countOf(report.runs.length, 'run')} imported as {report.format}
+        {report.problems.length > 0 && `, ${String(report.problems.length)} lines skipped`}.
+      </p>
+      <ul>
+        {report.runs.map((run) => (
+          <li key={run.runId} data-testid="runs-imported" data-run={run.runId}>
+            <Link to={runHref({ runId: run.runId })} className="papers-link">
+              {run.question || run.runId}
+            </Link>{' '}
+            <span className="papers-muted">
+              {countOf(run.agents, 'agent')} · {countOf(run.turns, 'turn')} · {run.status}
+              {run.renamedFrom !== null && ` · renamed from ${run.renamedFrom}`}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {report.problems.map((problem) => (
+        <p key={problem.line} className="run-failure">
+          line {problem.line}: {problem.name}: {problem.message}
+        </p>
+      ))}
+    </div>
   );
 }
