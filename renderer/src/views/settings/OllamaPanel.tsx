@@ -11,11 +11,11 @@ type Discovery =
   | { status: 'done'; found: CommandResponse<'models.discoverOllama'> }
   | { status: 'failed'; failure: Failure };
 
-export function OllamaPanel({ endpoints }: { endpoints: readonly ModelEndpointView[] }) {
+/** Asks the engine for the local server's models; `lookAgain` asks once more. */
+function useOllamaDiscovery(): { discovery: Discovery; lookAgain: () => void } {
   const api = useApi();
   const [discovery, setDiscovery] = useState<Discovery>({ status: 'looking' });
   const [attempt, setAttempt] = useState(0);
-  const [addFailure, setAddFailure] = useState<Failure | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -36,6 +36,14 @@ export function OllamaPanel({ endpoints }: { endpoints: readonly ModelEndpointVi
     setDiscovery({ status: 'looking' });
     setAttempt((n) => n + 1);
   };
+
+  return { discovery, lookAgain };
+}
+
+export function OllamaPanel({ endpoints }: { endpoints: readonly ModelEndpointView[] }) {
+  const api = useApi();
+  const [addFailure, setAddFailure] = useState<Failure | null>(null);
+  const { discovery, lookAgain } = useOllamaDiscovery();
 
   const add = async (model: string, baseUrl: string) => {
     setAddFailure(null);
