@@ -44,6 +44,11 @@ function cell(result: EvalResult, key: SortKey): string {
   }
 }
 
+interface Sort {
+  key: SortKey;
+  direction: SortDirection;
+}
+
 export interface ScoresTableProps {
   results: readonly EvalResult[];
   selected: string | undefined;
@@ -51,7 +56,7 @@ export interface ScoresTableProps {
 }
 
 export function ScoresTable({ results, selected, onSelect }: ScoresTableProps) {
-  const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({
+  const [sort, setSort] = useState<Sort>({
     key: 'seq',
     direction: 'asc',
   });
@@ -60,74 +65,14 @@ export function ScoresTable({ results, selected, onSelect }: ScoresTableProps) {
 
   return (
     <div className="eval-scores">
-      <div className="eval-filters">
-        <input
-          type="search"
-          placeholder="Filter questions"
-          value={filter.text}
-          onChange={(event) => {
-            setFilter({ ...filter, text: event.target.value });
-          }}
-          data-testid="scores-filter"
-        />
-        <select
-          value={filter.status}
-          onChange={(event) => {
-            setFilter({ ...filter, status: event.target.value as ResultFilter['status'] });
-          }}
-          data-testid="scores-status"
-        >
-          <option value="all">all</option>
-          <option value="done">done</option>
-          <option value="failed">failed</option>
-        </select>
-        <label className="eval-check">
-          <input
-            type="checkbox"
-            checked={filter.maxSpanF1 < 1}
-            onChange={(event) => {
-              setFilter({ ...filter, maxSpanF1: event.target.checked ? 0.5 : 1 });
-            }}
-            data-testid="scores-weak"
-          />
-          span F1 below 0.5
-        </label>
-        <span className="papers-muted" data-testid="scores-count">
-          {rows.length} of {results.length}
-        </span>
-      </div>
+      <ScoreFilters
+        filter={filter}
+        onChange={setFilter}
+        shown={rows.length}
+        total={results.length}
+      />
       <table className="eval-table" data-testid="scores-table">
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th
-                key={column.key}
-                aria-sort={
-                  sort.key === column.key
-                    ? sort.direction === 'asc'
-                      ? 'ascending'
-                      : 'descending'
-                    : undefined
-                }
-              >
-                <button
-                  type="button"
-                  data-testid={`sort-${column.key}`}
-                  onClick={() => {
-                    setSort({
-                      key: column.key,
-                      direction:
-                        sort.key === column.key && sort.direction === 'desc' ? 'asc' : 'desc',
-                    });
-                  }}
-                >
-                  {column.label}
-                  {sort.key === column.key ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}
-                </button>
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <SortHeader sort={sort} onSort={setSort} />
         <tbody>
           {rows.map((result) => (
             <tr
@@ -149,5 +94,88 @@ export function ScoresTable({ results, selected, onSelect }: ScoresTableProps) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+function ScoreFilters(props: {
+  filter: ResultFilter;
+  onChange: (filter: ResultFilter) => void;
+  shown: number;
+  total: number;
+}) {
+  const { filter, onChange, shown, total } = props;
+  return (
+    <div className="eval-filters">
+      <input
+        type="search"
+        placeholder="Filter questions"
+        value={filter.text}
+        onChange={(event) => {
+          onChange({ ...filter, text: event.target.value });
+        }}
+        data-testid="scores-filter"
+      />
+      <select
+        value={filter.status}
+        onChange={(event) => {
+          onChange({ ...filter, status: event.target.value as ResultFilter['status'] });
+        }}
+        data-testid="scores-status"
+      >
+        <option value="all">all</option>
+        <option value="done">done</option>
+        <option value="failed">failed</option>
+      </select>
+      <label className="eval-check">
+        <input
+          type="checkbox"
+          checked={filter.maxSpanF1 < 1}
+          onChange={(event) => {
+            onChange({ ...filter, maxSpanF1: event.target.checked ? 0.5 : 1 });
+          }}
+          data-testid="scores-weak"
+        />
+        span F1 below 0.5
+      </label>
+      <span className="papers-muted" data-testid="scores-count">
+        {shown} of {total}
+      </span>
+    </div>
+  );
+}
+
+/** The column heads; a click sorts by that column, descending first, again for ascending. */
+function SortHeader({ sort, onSort }: { sort: Sort; onSort: (sort: Sort) => void }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th
+            key={column.key}
+            aria-sort={
+              sort.key === column.key
+                ? sort.direction === 'asc'
+                  ? 'ascending'
+                  : 'descending'
+                : undefined
+            }
+          >
+            <button
+              type="button"
+              data-testid={`sort-${column.key}`}
+              onClick={() => {
+                onSort({
+                  key: column.key,
+                  direction: sort.key === column.key && sort.direction === 'desc' ? 'asc' : 'desc',
+                });
+              }}
+            >
+              {column.label}
+              {sort.key === column.key ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}
+            </button>
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }
