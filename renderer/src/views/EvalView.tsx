@@ -2,6 +2,7 @@
 // table that fills in live, and drill into a question: its spans against the gold ones on the paper,
 // and its trajectory in the Run view. Where the view stands is in the URL (?eval=&q=&paper=).
 import { useSearchParams } from 'react-router';
+import type { EvalReport, EvalSummary } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { useEngineQuery } from './papers/use-engine-query.ts';
 import { LaunchForm } from './eval/LaunchForm.tsx';
@@ -14,6 +15,57 @@ import '../styles/eval.css';
 
 const fixed = (value: number | null, digits = 3) => (value === null ? '–' : value.toFixed(digits));
 
+/** Questions finished of all, the state, and a Stop button while it runs. */
+function EvalProgress({ evalId, summary }: { evalId: string; summary: EvalSummary }) {
+  const api = useApi();
+  const finished = summary.done + summary.failed;
+  return (
+    <div className="eval-progress-row">
+      <progress value={finished} max={Math.max(1, summary.total)} data-testid="eval-progress" />
+      <span data-testid="eval-progress-text">
+        {finished}/{summary.total} · {summary.status}
+        {summary.failed > 0 ? ` · ${String(summary.failed)} failed` : ''}
+      </span>
+      {summary.status === 'running' && (
+        <button
+          className="button"
+          type="button"
+          onClick={() => void api.call('evals.cancel', { evalId })}
+          data-testid="eval-cancel"
+        >
+          Stop
+        </button>
+      )}
+    </div>
+  );
+}
+
+function ReportFigures({ report }: { report: EvalReport }) {
+  return (
+    <dl className="eval-report" data-testid="eval-report">
+      <dt>mean rubric</dt>
+      <dd data-testid="report-rubric">{fixed(report.meanRubric)}</dd>
+      <dt>mean span F1</dt>
+      <dd data-testid="report-span-f1">{fixed(report.meanSpanF1)}</dd>
+      {report.evidenceF1 !== null && (
+        <>
+          <dt>Evidence-F1</dt>
+          <dd data-testid="report-evidence-f1">{fixed(report.evidenceF1)}</dd>
+        </>
+      )}
+      <dt>latency median / p90</dt>
+      <dd>
+        {fixed(report.latencyMedianMs === null ? null : report.latencyMedianMs / 1000, 1)} s /{' '}
+        {fixed(report.latencyP90Ms === null ? null : report.latencyP90Ms / 1000, 1)} s
+      </dd>
+      <dt>tokens</dt>
+      <dd>{(report.inputTokens + report.outputTokens).toLocaleString()}</dd>
+      <dt>cost</dt>
+      <dd>{report.costUsd === null ? 'unknown' : `$${report.costUsd.toFixed(4)}`}</dd>
+    </dl>
+  );
+}
+
 function EvalPanel({
   evalId,
   questionId,
@@ -25,7 +77,6 @@ function EvalPanel({
   paperId: string | undefined;
   go: (next: Record<string, string | undefined>) => void;
 }) {
-  const api = useApi();
   const { detail, failure } = useEvalResults(evalId);
   if (failure)
     return (
@@ -35,7 +86,6 @@ function EvalPanel({
     );
   if (!detail) return <p className="papers-muted">Loading the eval…</p>;
   const { eval: summary, report, results } = detail;
-  const finished = summary.done + summary.failed;
   const selected = results.find((result) => result.questionId === questionId);
   return (
     <section
@@ -55,44 +105,8 @@ function EvalPanel({
             </>
           )}
         </p>
-        <div className="eval-progress-row">
-          <progress value={finished} max={Math.max(1, summary.total)} data-testid="eval-progress" />
-          <span data-testid="eval-progress-text">
-            {finished}/{summary.total} · {summary.status}
-            {summary.failed > 0 ? ` · ${String(summary.failed)} failed` : ''}
-          </span>
-          {summary.status === 'running' && (
-            <button
-              className="button"
-              type="button"
-              onClick={() => void api.call('evals.cancel', { evalId })}
-              data-testid="eval-cancel"
-            >
-              Stop
-            </button>
-          )}
-        </div>
-        <dl className="eval-report" data-testid="eval-report">
-          <dt>mean rubric</dt>
-          <dd data-testid="report-rubric">{fixed(report.meanRubric)}</dd>
-          <dt>mean span F1</dt>
-          <dd data-testid="report-span-f1">{fixed(report.meanSpanF1)}</dd>
-          {report.evidenceF1 !== null && (
-            <>
-              <dt>Evidence-F1</dt>
-              <dd data-testid="report-evidence-f1">{fixed(report.evidenceF1)}</dd>
-            </>
-          )}
-          <dt>latency median / p90</dt>
-          <dd>
-            {fixed(report.latencyMedianMs === null ? null : report.latencyMedianMs / 1000, 1)} s /{' '}
-            {fixed(report.latencyP90Ms === null ? null : report.latencyP90Ms / 1000, 1)} s
-          </dd>
-          <dt>tokens</dt>
-          <dd>{(report.inputTokens + report.outputTokens).toLocaleString()}</dd>
-          <dt>cost</dt>
-          <dd>{report.costUsd === null ? 'unknown' : `$${report.costUsd.toFixed(4)}`}</dd>
-        </dl>
+        <EvalProgress evalId={evalId} summary={summary} />
+        <ReportFigures report={report} />
       </header>
       <ScoresTable
         results={results}
