@@ -22,7 +22,6 @@ export interface ImportPanelProps {
 export function ImportPanel({ target, importer, nativeDialogs }: ImportPanelProps) {
   const api = useApi();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [arxiv, setArxiv] = useState('');
   const [problem, setProblem] = useState<Failure | undefined>();
   const disabled = !target || importer.busy;
 
@@ -46,29 +45,12 @@ export function ImportPanel({ target, importer, nativeDialogs }: ImportPanelProp
     }
   };
 
-  const fetchArxiv = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const ids = arxiv.split(/[\s,]+/).filter((id) => id !== '');
-    if (!target || ids.length === 0) return;
-    setArxiv('');
-    void importer.importArxiv(target.set, ids);
-  };
-
   return (
     <section className="papers-panel" aria-labelledby="paper-import-title">
       <h2 id="paper-import-title" className="papers-subheading">
         Add papers
       </h2>
-      <p className="papers-muted" data-testid="import-target">
-        {target ? (
-          <>
-            Into <strong>{target.set}</strong>
-            {target.isNew && ' (new set)'}. Drop PDFs or QASPER JSON anywhere here, or:
-          </>
-        ) : (
-          'Name a new set or pick one to add papers to it.'
-        )}
-      </p>
+      <TargetLine target={target} />
       <div className="papers-row">
         <button
           type="button"
@@ -93,21 +75,7 @@ export function ImportPanel({ target, importer, nativeDialogs }: ImportPanelProp
           }}
         />
       </div>
-      <form className="papers-row" onSubmit={fetchArxiv}>
-        <input
-          type="text"
-          value={arxiv}
-          placeholder="arXiv ids, e.g. 1706.03762"
-          aria-label="arXiv ids"
-          data-testid="arxiv-ids"
-          onChange={(event) => {
-            setArxiv(event.target.value);
-          }}
-        />
-        <button type="submit" className="button" disabled={disabled || arxiv.trim() === ''}>
-          Fetch
-        </button>
-      </form>
+      <ArxivForm target={target} importer={importer} disabled={disabled} />
       {problem && (
         <p className="papers-failure" role="alert">
           {problem.name}: {problem.message}
@@ -115,5 +83,58 @@ export function ImportPanel({ target, importer, nativeDialogs }: ImportPanelProp
       )}
       {importer.job && <ImportProgress job={importer.job} />}
     </section>
+  );
+}
+
+function TargetLine({ target }: { target: ImportTarget | undefined }) {
+  return (
+    <p className="papers-muted" data-testid="import-target">
+      {target ? (
+        <>
+          Into <strong>{target.set}</strong>
+          {target.isNew && ' (new set)'}. Drop PDFs or QASPER JSON anywhere here, or:
+        </>
+      ) : (
+        'Name a new set or pick one to add papers to it.'
+      )}
+    </p>
+  );
+}
+
+/** arXiv ids (spaces or commas between them), fetched into the target set. */
+function ArxivForm({
+  target,
+  importer,
+  disabled,
+}: {
+  target: ImportTarget | undefined;
+  importer: PaperImport;
+  disabled: boolean;
+}) {
+  const [arxiv, setArxiv] = useState('');
+  const fetchArxiv = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const ids = arxiv.split(/[\s,]+/).filter((id) => id !== '');
+    if (!target || ids.length === 0) return;
+    setArxiv('');
+    void importer.importArxiv(target.set, ids);
+  };
+
+  return (
+    <form className="papers-row" onSubmit={fetchArxiv}>
+      <input
+        type="text"
+        value={arxiv}
+        placeholder="arXiv ids, e.g. 1706.03762"
+        aria-label="arXiv ids"
+        data-testid="arxiv-ids"
+        onChange={(event) => {
+          setArxiv(event.target.value);
+        }}
+      />
+      <button type="submit" className="button" disabled={disabled || arxiv.trim() === ''}>
+        Fetch
+      </button>
+    </form>
   );
 }
