@@ -30,7 +30,16 @@ export interface PdfPageProps {
 /** The scale last drawn at, and why drawing failed if it did. */
 type Drawn = { scale: number; failure: Failure | undefined } | null;
 
-export function PdfPage({ pdfjs, page, index, scale, size, near, boxes, frameRef }: PdfPageProps) {
+/**
+ * Draws the page on its canvas and its text layer while it is near the view, again at each new
+ * scale; anything drawn is cancelled and cleared when it goes out of reach.
+ */
+function usePageDrawing(
+  pdfjs: PdfPageProps['pdfjs'],
+  page: PdfPageProps['page'],
+  scale: number,
+  near: boolean,
+) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
   const [drawn, setDrawn] = useState<Drawn>(null);
@@ -70,6 +79,11 @@ export function PdfPage({ pdfjs, page, index, scale, size, near, boxes, frameRef
     };
   }, [pdfjs, page, scale, near]);
 
+  return { canvasRef, textRef, drawn };
+}
+
+export function PdfPage({ pdfjs, page, index, scale, size, near, boxes, frameRef }: PdfPageProps) {
+  const { canvasRef, textRef, drawn } = usePageDrawing(pdfjs, page, scale, near);
   const current = near && drawn?.scale === scale ? drawn : null;
   const failure = current?.failure;
   const frameStyle = {
