@@ -170,6 +170,51 @@ function Field({
   );
 }
 
+/** The password field for a new key (with a way back to the stored one, if there is one). */
+function KeyInput({
+  form,
+  value,
+  hint,
+  onChange,
+}: {
+  form: EndpointFormState;
+  value: string;
+  hint: string;
+  onChange: (form: EndpointFormState) => void;
+}) {
+  return (
+    <div className="settings-field">
+      <label htmlFor="endpoint-api-key">API key</label>
+      <div className="settings-row">
+        <input
+          id="endpoint-api-key"
+          type="password"
+          data-testid="endpoint-api-key"
+          value={value}
+          autoComplete="new-password"
+          spellCheck={false}
+          placeholder={form.hasStoredKey ? 'the new key' : 'sk-…'}
+          onChange={(event) => {
+            onChange({ ...form, key: { mode: 'enter', value: event.target.value } });
+          }}
+        />
+        {form.hasStoredKey && (
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              onChange({ ...form, key: { mode: 'keep' } });
+            }}
+          >
+            Keep stored key
+          </button>
+        )}
+      </div>
+      <span className="settings-muted">{hint}</span>
+    </div>
+  );
+}
+
 /** The write-only key: a password field, or "stored" with Replace / Remove. */
 function KeyField({
   form,
@@ -181,40 +226,8 @@ function KeyField({
   const hint = keyRequired(form.kind)
     ? 'Required by this service. Encrypted in the workspace folder; never shown again.'
     : 'Only if the server asks for one. Encrypted in the workspace folder; never shown again.';
-  if (form.key.mode === 'enter') {
-    const value = form.key.value;
-    return (
-      <div className="settings-field">
-        <label htmlFor="endpoint-api-key">API key</label>
-        <div className="settings-row">
-          <input
-            id="endpoint-api-key"
-            type="password"
-            data-testid="endpoint-api-key"
-            value={value}
-            autoComplete="new-password"
-            spellCheck={false}
-            placeholder={form.hasStoredKey ? 'the new key' : 'sk-…'}
-            onChange={(event) => {
-              onChange({ ...form, key: { mode: 'enter', value: event.target.value } });
-            }}
-          />
-          {form.hasStoredKey && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                onChange({ ...form, key: { mode: 'keep' } });
-              }}
-            >
-              Keep stored key
-            </button>
-          )}
-        </div>
-        <span className="settings-muted">{hint}</span>
-      </div>
-    );
-  }
+  if (form.key.mode === 'enter')
+    return <KeyInput form={form} value={form.key.value} hint={hint} onChange={onChange} />;
   return (
     <div className="settings-field">
       <span className="settings-label">API key</span>
