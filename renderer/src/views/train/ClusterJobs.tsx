@@ -51,70 +51,109 @@ export function ClusterJobs({
       aria-labelledby="cluster-jobs-title"
     >
       <h3 id="cluster-jobs-title">Cluster jobs</h3>
-      <ul className="train-jobs">
-        {jobs.map((item) => (
-          <li key={item.submissionId}>
-            <button
-              className="button"
-              type="button"
-              aria-pressed={item.submissionId === selected}
-              data-testid="cluster-job"
-              data-state={stateLabel(item)}
-              onClick={() => {
-                onFollow(item.submissionId);
-              }}
-            >
-              {item.name} · {item.submissionId} · {stateLabel(item)}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <JobList jobs={jobs} selected={selected} onFollow={onFollow} />
       {listed.status === 'failed' && (
         <p className="papers-failure" role="alert">
           {listed.failure.name}: {listed.failure.message}
         </p>
       )}
       {job && (
-        <article
-          className="cluster-job-panel"
-          data-testid="cluster-job-panel"
-          data-state={stateLabel(job)}
-          data-submission={job.submissionId}
-        >
-          <header>
-            <strong>{job.submissionId}</strong>
-            <span data-testid="cluster-job-state">{stateLabel(job)}</span>
-            {job.message && <span className="settings-muted">{job.message}</span>}
-            <span className="settings-muted">on {job.address}</span>
-            {live && (
-              <button className="button" type="button" onClick={stop} data-testid="cluster-stop">
-                Stop
-              </button>
-            )}
-          </header>
-          {followed.failure && (
-            <p className="papers-failure" role="alert" data-testid="cluster-job-failure">
-              {followed.failure.name}: {followed.failure.message}
-            </p>
-          )}
-          {stopFailure && (
-            <p className="papers-failure" role="alert">
-              {stopFailure.name}: {stopFailure.message}
-            </p>
-          )}
-          {followed.logs && (
-            <>
-              <p className="settings-muted">
-                logs: last {Math.min(followed.logs.totalLines, 200)} of {followed.logs.totalLines}{' '}
-                lines{live ? ', refreshed while it runs' : ''}
-              </p>
-              <pre className="cluster-logs" data-testid="cluster-logs">
-                {followed.logs.text}
-              </pre>
-            </>
-          )}
-        </article>
+        <JobPanel
+          job={job}
+          live={live}
+          followed={followed}
+          stopFailure={stopFailure}
+          onStop={stop}
+        />
       )}
     </section>
+  );
+}
+
+function JobList({
+  jobs,
+  selected,
+  onFollow,
+}: {
+  jobs: readonly ClusterJob[];
+  selected: string | null;
+  onFollow: (submissionId: string) => void;
+}) {
+  return (
+    <ul className="train-jobs">
+      {jobs.map((item) => (
+        <li key={item.submissionId}>
+          <button
+            className="button"
+            type="button"
+            aria-pressed={item.submissionId === selected}
+            data-testid="cluster-job"
+            data-state={stateLabel(item)}
+            onClick={() => {
+              onFollow(item.submissionId);
+            }}
+          >
+            {item.name} · {item.submissionId} · {stateLabel(item)}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The followed job: its state, its message, Stop while it runs, the tail of its logs. */
+function JobPanel({
+  job,
+  live,
+  followed,
+  stopFailure,
+  onStop,
+}: {
+  job: ClusterJob;
+  live: boolean;
+  followed: ReturnType<typeof useClusterJob>;
+  stopFailure: Failure | null;
+  onStop: () => void;
+}) {
+  return (
+    <article
+      className="cluster-job-panel"
+      data-testid="cluster-job-panel"
+      data-state={stateLabel(job)}
+      data-submission={job.submissionId}
+    >
+      <header>
+        <strong>{job.submissionId}</strong>
+        <span data-testid="cluster-job-state">{stateLabel(job)}</span>
+        {job.message && <span className="settings-muted">{job.message}</span>}
+        <span className="settings-muted">on {job.address}</span>
+        {live && (
+          <button className="button" type="button" onClick={onStop} data-testid="cluster-stop">
+            Stop
+          </button>
+        )}
+      </header>
+      {followed.failure && (
+        <p className="papers-failure" role="alert" data-testid="cluster-job-failure">
+          {followed.failure.name}: {followed.failure.message}
+        </p>
+      )}
+      {stopFailure && (
+        <p className="papers-failure" role="alert">
+          {stopFailure.name}: {stopFailure.message}
+        </p>
+      )}
+      {followed.logs && (
+        <>
+          <p className="settings-muted">
+            logs: last {Math.min(followed.logs.totalLines, 200)} of {followed.logs.totalLines} lines
+            {live ? ', refreshed while it runs' : ''}
+          </p>
+          <pre className="cluster-logs" data-testid="cluster-logs">
+            {followed.logs.text}
+          </pre>
+        </>
+      )}
+    </article>
   );
 }
