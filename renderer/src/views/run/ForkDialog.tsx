@@ -3,6 +3,7 @@
 // state from the earlier turns; the new run opens here, linked to its parent.
 import { useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
+import type { CommandRequest } from '../../../../app/api/index.ts';
 import type { AgentNode, TurnView } from '../../../../app/run-log/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
@@ -14,40 +15,47 @@ export interface ForkTarget {
   turn: TurnView;
 }
 
-export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: () => void }) {
+/** Starts the fork; on success the dialog closes and the new run opens, else it says why. */
+function useFork(onClose: () => void) {
   const api = useApi();
   const navigate = useNavigate();
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [forking, setForking] = useState(false);
+  const start = (request: CommandRequest<'runs.fork'>) => {
+    setForking(true);
+    setFailure(null);
+    api.call('runs.fork', request).then(
+      ({ runId: forked }) => {
+        onClose();
+        void navigate(runHref({ runId: forked }));
+      },
+      (error: unknown) => {
+        setForking(false);
+        setFailure(describeFailure(error));
+      },
+    );
+  };
+  return { start, forking, failure };
+}
+
+export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: () => void }) {
   const { runId, agent, turn } = target;
   const recordedCode = turn.code.map((block) => block.code).join('\n\n');
-  const [edit, setEdit] = useState<'code' | 'response'>(turn.code.length > 0 ? 'code' : 'response');
+  const [edit, setEdit] = useState<EditTarget>(turn.code.length > 0 ? 'code' : 'response');
   const [code, setCode] = useState(recordedCode);
   const [response, setResponse] = useState(turn.response);
   const [model, setModel] = useState('');
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [forking, setForking] = useState(false);
+  const { start, forking, failure } = useFork(onClose);
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setForking(true);
-    setFailure(null);
-    api
-      .call('runs.fork', {
-        runId,
-        agentId: agent.id,
-        turn: turn.turn,
-        ...(edit === 'code' ? { code } : { response }),
-        ...(model.trim() !== '' ? { model: model.trim() } : {}),
-      })
-      .then(
-        ({ runId: forked }) => {
-          onClose();
-          void navigate(runHref({ runId: forked }));
-        },
-        (error: unknown) => {
-          setForking(false);
-          setFailure(describeFailure(error));
-        },
-      );
+    start({
+      runId,
+      agentId: agent.id,
+      turn: turn.turn,
+      ...(edit === 'code' ? { code } : { response }),
+      ...(model.trim() !== '' ? { model: model.trim() } : {}),
+    });
   };
 
   return (
@@ -73,30 +81,7 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
           Earlier turns are rebuilt from the log (their code re-run with the recorded child
           answers); this turn runs as edited, and the model goes on live after it.
         </p>
-        <div role="radiogroup" className="fork-choice">
-          <label>
-            <input
-              type="radio"
-              checked={edit === 'code'}
-              disabled={turn.code.length === 0}
-              onChange={() => {
-                setEdit('code');
-              }}
-            />{' '}
-            Edit the code
-          </label>
-          <label>
-            <input
-              type="radio"
-              data-testid="fork-edit-response"
-              checked={edit === 'response'}
-              onChange={() => {
-                setEdit('response');
-              }}
-            />{' '}
-            Edit the whole response
-          </label>
-        </div>
+        <EditChoice edit={edit} hasCode={turn.code.length > 0} onChange={setEdit} />
         <textarea
           className="fork-text"
           data-testid="fork-text"
@@ -123,20 +108,65 @@ export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: (
             {failure.name}: {failure.message}
           </p>
         )}
-        <div className="inspector-actions">
-          <button
-            type="submit"
-            className="run-button primary"
-            data-testid="fork-start"
-            disabled={forking}
-          >
-            {forking ? 'Forking…' : 'Fork and run'}
-          </button>
-          <button type="button" className="run-button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <ForkActions forking={forking} onClose={onClose} />
       </form>
+    </div>
+  );
+}
+
+type EditTarget = 'code' | 'response';
+
+function EditChoice({
+  edit,
+  hasCode,
+  onChange,
+}: {
+  edit: EditTarget;
+  hasCode: boolean;
+  onChange: (edit: EditTarget) => void;
+}) {
+  return (
+    <div role="radiogroup" className="fork-choice">
+      <label>
+        <input
+          type="radio"
+          checked={edit === 'code'}
+          disabled={!hasCode}
+          onChange={() => {
+            onChange('code');
+          }}
+        />{' '}
+        Edit the code
+      </label>
+      <label>
+        <input
+          type="radio"
+          data-testid="fork-edit-response"
+          checked={edit === 'response'}
+          onChange={() => {
+            onChange('response');
+          }}
+        />{' '}
+        Edit the whole response
+      </label>
+    </div>
+  );
+}
+
+function ForkActions({ forking, onClose }: { forking: boolean; onClose: () => void }) {
+  return (
+    <div className="inspector-actions">
+      <button
+        type="submit"
+        className="run-button primary"
+        data-testid="fork-start"
+        disabled={forking}
+      >
+        {forking ? 'Forking…' : 'Fork and run'}
+      </button>
+      <button type="button" className="run-button" onClick={onClose}>
+        Cancel
+      </button>
     </div>
   );
 }
