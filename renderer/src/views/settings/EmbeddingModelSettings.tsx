@@ -7,7 +7,8 @@ import { useAppInfo } from '../../shell/useAppInfo.ts';
 import { describeFailure } from './useModelEndpoints.ts';
 import { useSavedSetting } from './useSavedSetting.ts';
 
-export function EmbeddingModelSettings() {
+/** The saved folder, the one being typed, saving it, and choosing it in the native dialog. */
+function useEmbeddingFolder() {
   const api = useApi();
   const appInfo = useAppInfo();
   const [folder, setFolder] = useState('');
@@ -28,11 +29,6 @@ export function EmbeddingModelSettings() {
       showFolder,
     );
   };
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    const trimmed = folder.trim();
-    write(trimmed === '' ? null : trimmed);
-  };
   const choose = () => {
     api
       .call('dialog.openPaths', {
@@ -51,6 +47,18 @@ export function EmbeddingModelSettings() {
       );
   };
   const nativeDialogs = appInfo.status === 'ready' && appInfo.info.capabilities.nativeDialogs;
+
+  return { folder, setFolder, saved, failure, busy, write, choose, nativeDialogs };
+}
+
+export function EmbeddingModelSettings() {
+  const { folder, setFolder, saved, failure, busy, write, choose, nativeDialogs } =
+    useEmbeddingFolder();
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const trimmed = folder.trim();
+    write(trimmed === '' ? null : trimmed);
+  };
 
   return (
     <section className="settings-section" aria-labelledby="embeddings-title">
@@ -84,36 +92,13 @@ export function EmbeddingModelSettings() {
             )}
           </div>
         </div>
-        <div className="endpoint-form-actions">
-          <button
-            type="submit"
-            className="button primary"
-            disabled={busy || saved === undefined}
-            data-testid="embedding-save"
-          >
-            Save
-          </button>
-          {saved && (
-            <button
-              type="button"
-              className="button"
-              disabled={busy}
-              data-testid="embedding-remove"
-              onClick={() => {
-                write(null);
-              }}
-            >
-              Remove
-            </button>
-          )}
-          {saved !== undefined && (
-            <span className="settings-muted" data-testid="embedding-saved">
-              {saved === null
-                ? 'no model set: the map uses TF-IDF'
-                : `the map embeds with ${saved}`}
-            </span>
-          )}
-        </div>
+        <FolderActions
+          saved={saved}
+          busy={busy}
+          onRemove={() => {
+            write(null);
+          }}
+        />
         {failure && (
           <p className="settings-failure" role="alert" data-testid="embedding-settings-failure">
             {failure.name}: {failure.message}
@@ -121,5 +106,44 @@ export function EmbeddingModelSettings() {
         )}
       </form>
     </section>
+  );
+}
+
+function FolderActions({
+  saved,
+  busy,
+  onRemove,
+}: {
+  saved: string | null | undefined;
+  busy: boolean;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="endpoint-form-actions">
+      <button
+        type="submit"
+        className="button primary"
+        disabled={busy || saved === undefined}
+        data-testid="embedding-save"
+      >
+        Save
+      </button>
+      {saved && (
+        <button
+          type="button"
+          className="button"
+          disabled={busy}
+          data-testid="embedding-remove"
+          onClick={onRemove}
+        >
+          Remove
+        </button>
+      )}
+      {saved !== undefined && (
+        <span className="settings-muted" data-testid="embedding-saved">
+          {saved === null ? 'no model set: the map uses TF-IDF' : `the map embeds with ${saved}`}
+        </span>
+      )}
+    </div>
   );
 }
