@@ -64,87 +64,104 @@ export function TurnDetail({ view, agentStartedAt, turn, onOpenAgent, onFork }: 
       </section>
       <ResponseSection response={turn.response} streaming={turn.streaming} />
       {turn.code.map((block) => (
-        <section key={block.block} className="turn-section" data-testid="turn-code">
-          <h3>
-            Code block {block.block + 1}
-            {block.durationMs !== null && ` · ran ${formatDuration(block.durationMs)}`}
-          </h3>
-          <CodeViewer code={block.code} />
-          {block.stdout !== '' && (
-            <>
-              <h4>stdout</h4>
-              <pre className="turn-pre" data-testid="turn-stdout">
-                {block.stdout}
-              </pre>
-            </>
-          )}
-          {block.stderr !== '' && (
-            <>
-              <h4>stderr</h4>
-              <pre className="turn-pre stderr">{block.stderr}</pre>
-            </>
-          )}
-          {block.error && (
-            <p className="run-failure" role="alert">
-              {block.error.type}: {block.error.message}
-            </p>
-          )}
-          {block.variables.length > 0 && (
-            <table className="turn-variables" data-testid="turn-variables">
-              <thead>
-                <tr>
-                  <th>Variable</th>
-                  <th>Type</th>
-                  <th>Value</th>
-                </tr>
-              </thead>
-              <tbody>
-                {block.variables.map((variable) => (
-                  <tr key={variable.name}>
-                    <td>{variable.name}</td>
-                    <td>{variable.type}</td>
-                    <td>
-                      <code>{variable.repr}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </section>
+        <CodeBlockSection key={block.block} block={block} />
       ))}
-      {turn.children.length > 0 && (
-        <section className="turn-section">
-          <h3>Child calls ({turn.children.length})</h3>
-          <ul className="turn-children">
-            {turn.children.map((child, index) => {
-              const childAgent =
-                child.childId !== null ? view.agents.get(child.childId) : undefined;
-              return (
-                <li key={index} data-testid="turn-child">
-                  <span className="turn-child-kind">{child.call}_query</span>
-                  {child.childId !== null ? (
-                    <button
-                      type="button"
-                      className="papers-link-button"
-                      data-testid="turn-child-link"
-                      data-agent={child.childId}
-                      onClick={() => {
-                        if (child.childId !== null) onOpenAgent(child.childId);
-                      }}
-                    >
-                      agent {child.childId}
-                      {childAgent && ` (${childAgent.state})`}
-                    </button>
-                  ) : null}
-                  <span className="turn-child-prompt">{child.prompt}</span>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      )}
+      {turn.children.length > 0 && <ChildCalls view={view} turn={turn} onOpenAgent={onOpenAgent} />}
     </div>
+  );
+}
+
+function CodeBlockSection({ block }: { block: TurnView['code'][number] }) {
+  return (
+    <section className="turn-section" data-testid="turn-code">
+      <h3>
+        Code block {block.block + 1}
+        {block.durationMs !== null && ` · ran ${formatDuration(block.durationMs)}`}
+      </h3>
+      <CodeViewer code={block.code} />
+      {block.stdout !== '' && (
+        <>
+          <h4>stdout</h4>
+          <pre className="turn-pre" data-testid="turn-stdout">
+            {block.stdout}
+          </pre>
+        </>
+      )}
+      {block.stderr !== '' && (
+        <>
+          <h4>stderr</h4>
+          <pre className="turn-pre stderr">{block.stderr}</pre>
+        </>
+      )}
+      {block.error && (
+        <p className="run-failure" role="alert">
+          {block.error.type}: {block.error.message}
+        </p>
+      )}
+      {block.variables.length > 0 && (
+        <table className="turn-variables" data-testid="turn-variables">
+          <thead>
+            <tr>
+              <th>Variable</th>
+              <th>Type</th>
+              <th>Value</th>
+            </tr>
+          </thead>
+          <tbody>
+            {block.variables.map((variable) => (
+              <tr key={variable.name}>
+                <td>{variable.name}</td>
+                <td>{variable.type}</td>
+                <td>
+                  <code>{variable.repr}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function ChildCalls({
+  view,
+  turn,
+  onOpenAgent,
+}: {
+  view: RunView;
+  turn: TurnView;
+  onOpenAgent: (agentId: string) => void;
+}) {
+  return (
+    <section className="turn-section">
+      <h3>Child calls ({turn.children.length})</h3>
+      <ul className="turn-children">
+        {turn.children.map((child, index) => {
+          const childAgent = child.childId !== null ? view.agents.get(child.childId) : undefined;
+          return (
+            <li key={index} data-testid="turn-child">
+              <span className="turn-child-kind">{child.call}_query</span>
+              {child.childId !== null ? (
+                <button
+                  type="button"
+                  className="papers-link-button"
+                  data-testid="turn-child-link"
+                  data-agent={child.childId}
+                  onClick={() => {
+                    if (child.childId !== null) onOpenAgent(child.childId);
+                  }}
+                >
+                  agent {child.childId}
+                  {childAgent && ` (${childAgent.state})`}
+                </button>
+              ) : null}
+              <span className="turn-child-prompt">{child.prompt}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 
