@@ -9,12 +9,19 @@ import {
   type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState, type RefObject } from 'react';
 import { AgentCard } from './AgentCard.tsx';
 import { SubQuestionEdge } from './SubQuestionEdge.tsx';
 import type { RunSnapshot } from './run-store.ts';
 import { TreeGraphBuilder, type AgentCardNode } from './tree-graph.ts';
-import { agentsInView, layoutTree, nodeHeight, nodeWidth, type Point } from './tree-layout.ts';
+import {
+  agentsInView,
+  layoutTree,
+  nodeHeight,
+  nodeWidth,
+  type Point,
+  type Viewport,
+} from './tree-layout.ts';
 
 const nodeTypes = { agent: AgentCard };
 const edgeTypes = { subquestion: SubQuestionEdge };
@@ -63,22 +70,11 @@ function useTreeLayout(snapshot: RunSnapshot): ReadonlyMap<string, Point> {
   return layout.points;
 }
 
-export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: AgentTreeProps) {
-  const points = useTreeLayout(snapshot);
-  const [builder] = useState(() => new TreeGraphBuilder());
-  const flow = useRef<ReactFlowInstance<AgentCardNode> | null>(null);
-  // A large tree opens on its root straight away (no second pass after the first paint).
-  const [initialViewport] = useState(() => {
-    const root = points.get('0');
-    return root && points.size > fitAllUpTo
-      ? {
-          x: 320 - (root.x + nodeWidth / 2) * largeTreeZoom,
-          y: 40 - root.y * largeTreeZoom,
-          zoom: largeTreeZoom,
-        }
-      : undefined;
-  });
-  const framed = useRef(initialViewport !== undefined);
+function useFirstView(
+  snapshot: AgentTreeProps['snapshot'],
+  points: ReadonlyMap<string, Point>,
+  initialViewport: Viewport | undefined,
+): ReadonlySet<string> | null {
   // A large tree's first paint builds and hands React Flow only the cards in the window and their
   // neighbours (and the edges between them): a few dozen nodes to summarize and set up instead of
   // 512. The whole tree follows at the next idle moment.
@@ -107,18 +103,14 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
       cancelIdleCallback(idle);
     };
   }, [firstView]);
-  const { nodes, edges } = useMemo(
-    () => builder.build(snapshot, points, selectedId, matches, now, firstView),
-    // The snapshot's version stands for the mutable view it carries.
-    [builder, snapshot.version, points, selectedId, matches, now, firstView],
-  );
-  const shownEdges = useMemo(
-    () =>
-      firstView
-        ? edges.filter((edge) => firstView.has(edge.source) && firstView.has(edge.target))
-        : edges,
-    [firstView, edges],
-  );
+  return firstView;
+}
+
+function useFraming(
+  flow: RefObject<ReactFlowInstance<AgentCardNode> | null>,
+  points: ReadonlyMap<string, Point>,
+  framed: RefObject<boolean>,
+) {
   const userMoved = useRef(false);
 
   // Frame the tree: a small tree is kept whole in view as it grows (until the user pans or zooms);
@@ -141,8 +133,15 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
   useEffect(() => {
     frame();
   }, [points]);
+  return { frame, userMoved };
+}
 
-  // Keep the selected agent in sight (keyboard moves, links).
+/** Keeps the selected agent in sight (keyboard moves, links). */
+function useKeepInSight(
+  flow: RefObject<ReactFlowInstance<AgentCardNode> | null>,
+  selectedId: string | undefined,
+  points: ReadonlyMap<string, Point>,
+): void {
   useEffect(() => {
     const instance = flow.current;
     const point = selectedId !== undefined ? points.get(selectedId) : undefined;
@@ -163,6 +162,40 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
         duration: 150,
       });
   }, [selectedId, points]);
+}
+
+export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: AgentTreeProps) {
+  const points = useTreeLayout(snapshot);
+  const [builder] = useState(() => new TreeGraphBuilder());
+  const flow = useRef<ReactFlowInstance<AgentCardNode> | null>(null);
+  // A large tree opens on its root straight away (no second pass after the first paint).
+  const [initialViewport] = useState(() => {
+    const root = points.get('0');
+    return root && points.size > fitAllUpTo
+      ? {
+          x: 320 - (root.x + nodeWidth / 2) * largeTreeZoom,
+          y: 40 - root.y * largeTreeZoom,
+          zoom: largeTreeZoom,
+        }
+      : undefined;
+  });
+  const framed = useRef(initialViewport !== undefined);
+  const firstView = useFirstView(snapshot, points, initialViewport);
+  const { nodes, edges } = useMemo(
+    () => builder.build(snapshot, points, selectedId, matches, now, firstView),
+    // The snapshot's version stands for the mutable view it carries.
+    [builder, snapshot.version, points, selectedId, matches, now, firstView],
+  );
+  const shownEdges = useMemo(
+    () =>
+      firstView
+        ? edges.filter((edge) => firstView.has(edge.source) && firstView.has(edge.target))
+        : edges,
+    [firstView, edges],
+  );
+  const { frame, userMoved } = useFraming(flow, points, framed);
+
+  useKeepInSight(flow, selectedId, points);
 
   const onNodeClick: NodeMouseHandler<AgentCardNode> = (_event, node) => {
     onSelect(node.id);
