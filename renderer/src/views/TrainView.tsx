@@ -12,7 +12,7 @@ import type { JobConfigResult } from './train/job-config.ts';
 import { JobForm } from './train/JobForm.tsx';
 import { charts, type XAxis } from './train/series.ts';
 import { TrainChart, type ChartJob } from './train/TrainChart.tsx';
-import { useTrainJob } from './train/useTrainJob.ts';
+import { useTrainJob, type TrainJobState } from './train/useTrainJob.ts';
 import '../styles/papers.css';
 import '../styles/train.css';
 
@@ -51,21 +51,9 @@ function GroupsTable({ job, step }: { job: ChartJob; step: number | null }) {
   );
 }
 
-export function TrainView() {
-  const api = useApi();
+// Where the view stands lives in the URL: `go` sets or clears some keys, `pick` the picked step.
+function useTrainParams() {
   const [params, setParams] = useSearchParams();
-  const jobId = params.get('job');
-  const compareId = params.get('compare');
-  const pickedStep = params.get('step');
-  const [axis, setAxis] = useState<XAxis>('step');
-  const [strength, setStrength] = useState(0.6);
-  const [configured, setConfigured] = useState<JobConfigResult | null>(null);
-  // The list stays up while it reloads (a job changes on every step it trains).
-  const jobs = useEngineQuery('train-jobs', () => api.call('train.jobs', {}), {
-    refreshOn: 'train.jobChanged',
-  });
-  const primary = useTrainJob(jobId);
-  const compare = useTrainJob(compareId);
   const go = (next: Record<string, string | null>) => {
     const merged = new URLSearchParams(params);
     for (const [key, value] of Object.entries(next)) {
@@ -84,14 +72,49 @@ export function TrainView() {
     },
     [setParams],
   );
-  const list: TrainJob[] = jobs.status === 'ready' ? jobs.value.jobs : [];
+  const step = params.get('step');
+  return {
+    jobId: params.get('job'),
+    compareId: params.get('compare'),
+    pickedStep: step === null ? null : Number(step),
+    go,
+    pick,
+  };
+}
+
+// The compared job is drawn second, unless it is the primary one.
+function chartJobsOf(primary: TrainJobState, compare: TrainJobState): ChartJob[] {
   const chartJobs: ChartJob[] = [];
   if (primary.job)
     chartJobs.push({ id: primary.job.id, name: primary.job.name, metrics: primary.metrics });
   if (compare.job && compare.job.id !== primary.job?.id) {
     chartJobs.push({ id: compare.job.id, name: compare.job.name, metrics: compare.metrics });
   }
+  return chartJobs;
+}
+
+function useTrainJobs(jobId: string | null, compareId: string | null) {
+  const api = useApi();
+  // The list stays up while it reloads (a job changes on every step it trains).
+  const jobs = useEngineQuery('train-jobs', () => api.call('train.jobs', {}), {
+    refreshOn: 'train.jobChanged',
+  });
+  const primary = useTrainJob(jobId);
+  const compare = useTrainJob(compareId);
+  const list: TrainJob[] = jobs.status === 'ready' ? jobs.value.jobs : [];
+  return { list, primary, chartJobs: chartJobsOf(primary, compare) };
+}
+
+export function TrainView() {
+  const { jobId, compareId, pickedStep, go, pick } = useTrainParams();
+  const [axis, setAxis] = useState<XAxis>('step');
+  const [strength, setStrength] = useState(0.6);
+  const [configured, setConfigured] = useState<JobConfigResult | null>(null);
+  const { list, primary, chartJobs } = useTrainJobs(jobId, compareId);
   const job = primary.job;
+  const openJob = (id: string) => {
+    go({ job: id, step: null });
+  };
 
   return (
     <section
@@ -102,29 +125,12 @@ export function TrainView() {
       <h1 id="view-train-title">Train</h1>
       <JobForm
         onStarted={(started) => {
-          go({ job: started.id, step: null });
+          openJob(started.id);
         }}
         onConfig={setConfigured}
       />
       <ClusterPanel job={configured} />
-      <ul className="train-jobs" data-testid="train-jobs">
-        {list.map((item) => (
-          <li key={item.id}>
-            <button
-              className="button"
-              type="button"
-              aria-pressed={item.id === jobId}
-              onClick={() => {
-                go({ job: item.id, step: null });
-              }}
-              data-testid="train-job"
-              data-status={item.status}
-            >
-              {item.name} · {item.status} · {item.step}/{item.config.steps}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <JobList list={list} jobId={jobId} onOpen={openJob} />
       {primary.failure && (
         <p className="papers-failure" role="alert">
           {primary.failure.name}: {primary.failure.message}
@@ -132,108 +138,189 @@ export function TrainView() {
       )}
       {job && (
         <section className="train-job-panel" data-testid="train-job-panel" data-status={job.status}>
-          <header>
-            <h2>
-              {job.name} · {job.config.baseModel}
-            </h2>
-            <span data-testid="train-job-progress">
-              step {primary.metrics.at(-1)?.step ?? 0}/{job.config.steps} · {job.status}
-            </span>
-            {job.status === 'running' ? (
-              <button
-                className="button"
-                type="button"
-                onClick={() => void api.call('train.stop', { jobId: job.id })}
-                data-testid="train-stop"
-              >
-                Pause
-              </button>
-            ) : job.status !== 'done' ? (
-              <button
-                className="button"
-                type="button"
-                onClick={() => void api.call('train.resume', { jobId: job.id })}
-                data-testid="train-resume"
-              >
-                Resume
-              </button>
-            ) : null}
-            {job.error && (
-              <p className="papers-failure" role="alert" data-testid="train-job-error">
-                {job.error.name}: {job.error.message}
-              </p>
-            )}
-          </header>
-          <div className="train-controls">
-            <label>
-              smoothing
-              <input
-                type="range"
-                min="0"
-                max="0.99"
-                step="0.01"
-                value={strength}
-                onChange={(e) => {
-                  setStrength(Number(e.target.value));
-                }}
-                data-testid="train-smoothing"
-              />
-              <output>{strength.toFixed(2)}</output>
-            </label>
-            <label>
-              x axis
-              <select
-                value={axis}
-                onChange={(e) => {
-                  setAxis(e.target.value as XAxis);
-                }}
-                data-testid="train-axis"
-              >
-                <option value="step">step</option>
-                <option value="relative">time since start</option>
-                <option value="wall">wall time</option>
-              </select>
-            </label>
-            <label>
-              compare with
-              <select
-                value={compareId ?? ''}
-                onChange={(e) => {
-                  go({ compare: e.target.value === '' ? null : e.target.value });
-                }}
-                data-testid="train-compare"
-              >
-                <option value="">none</option>
-                {list
-                  .filter((other) => other.id !== job.id)
-                  .map((other) => (
-                    <option key={other.id} value={other.id}>
-                      {other.name}
-                    </option>
-                  ))}
-              </select>
-            </label>
-          </div>
-          <div className="train-charts">
-            {charts.map((spec) => (
-              <TrainChart
-                key={spec.id}
-                spec={spec}
-                jobs={chartJobs}
-                axis={axis}
-                strength={strength}
-                onPickStep={pick}
-              />
-            ))}
-          </div>
-          {chartJobs[0] && (
-            <GroupsTable
-              job={chartJobs[0]}
-              step={pickedStep === null ? null : Number(pickedStep)}
-            />
-          )}
+          <JobHeader job={job} lastStep={primary.metrics.at(-1)?.step ?? 0} />
+          <ChartControls
+            strength={strength}
+            onStrength={setStrength}
+            axis={axis}
+            onAxis={setAxis}
+            compareId={compareId}
+            others={list.filter((other) => other.id !== job.id)}
+            onCompare={(id) => {
+              go({ compare: id });
+            }}
+          />
+          <JobCharts
+            jobs={chartJobs}
+            axis={axis}
+            strength={strength}
+            onPickStep={pick}
+            pickedStep={pickedStep}
+          />
         </section>
       )}
     </section>
+  );
+}
+
+function JobCharts({
+  jobs,
+  axis,
+  strength,
+  onPickStep,
+  pickedStep,
+}: {
+  jobs: readonly ChartJob[];
+  axis: XAxis;
+  strength: number;
+  onPickStep: (jobId: string, step: number) => void;
+  pickedStep: number | null;
+}) {
+  return (
+    <>
+      <div className="train-charts">
+        {charts.map((spec) => (
+          <TrainChart
+            key={spec.id}
+            spec={spec}
+            jobs={jobs}
+            axis={axis}
+            strength={strength}
+            onPickStep={onPickStep}
+          />
+        ))}
+      </div>
+      {jobs[0] && <GroupsTable job={jobs[0]} step={pickedStep} />}
+    </>
+  );
+}
+
+function JobList({
+  list,
+  jobId,
+  onOpen,
+}: {
+  list: readonly TrainJob[];
+  jobId: string | null;
+  onOpen: (id: string) => void;
+}) {
+  return (
+    <ul className="train-jobs" data-testid="train-jobs">
+      {list.map((item) => (
+        <li key={item.id}>
+          <button
+            className="button"
+            type="button"
+            aria-pressed={item.id === jobId}
+            onClick={() => {
+              onOpen(item.id);
+            }}
+            data-testid="train-job"
+            data-status={item.status}
+          >
+            {item.name} · {item.status} · {item.step}/{item.config.steps}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function JobHeader({ job, lastStep }: { job: TrainJob; lastStep: number }) {
+  const api = useApi();
+  return (
+    <header>
+      <h2>
+        {job.name} · {job.config.baseModel}
+      </h2>
+      <span data-testid="train-job-progress">
+        step {lastStep}/{job.config.steps} · {job.status}
+      </span>
+      {job.status === 'running' ? (
+        <button
+          className="button"
+          type="button"
+          onClick={() => void api.call('train.stop', { jobId: job.id })}
+          data-testid="train-stop"
+        >
+          Pause
+        </button>
+      ) : job.status !== 'done' ? (
+        <button
+          className="button"
+          type="button"
+          onClick={() => void api.call('train.resume', { jobId: job.id })}
+          data-testid="train-resume"
+        >
+          Resume
+        </button>
+      ) : null}
+      {job.error && (
+        <p className="papers-failure" role="alert" data-testid="train-job-error">
+          {job.error.name}: {job.error.message}
+        </p>
+      )}
+    </header>
+  );
+}
+
+function ChartControls(props: {
+  strength: number;
+  onStrength: (strength: number) => void;
+  axis: XAxis;
+  onAxis: (axis: XAxis) => void;
+  compareId: string | null;
+  others: readonly TrainJob[];
+  onCompare: (id: string | null) => void;
+}) {
+  return (
+    <div className="train-controls">
+      <label>
+        smoothing
+        <input
+          type="range"
+          min="0"
+          max="0.99"
+          step="0.01"
+          value={props.strength}
+          onChange={(e) => {
+            props.onStrength(Number(e.target.value));
+          }}
+          data-testid="train-smoothing"
+        />
+        <output>{props.strength.toFixed(2)}</output>
+      </label>
+      <label>
+        x axis
+        <select
+          value={props.axis}
+          onChange={(e) => {
+            props.onAxis(e.target.value as XAxis);
+          }}
+          data-testid="train-axis"
+        >
+          <option value="step">step</option>
+          <option value="relative">time since start</option>
+          <option value="wall">wall time</option>
+        </select>
+      </label>
+      <label>
+        compare with
+        <select
+          value={props.compareId ?? ''}
+          onChange={(e) => {
+            props.onCompare(e.target.value === '' ? null : e.target.value);
+          }}
+          data-testid="train-compare"
+        >
+          <option value="">none</option>
+          {props.others.map((other) => (
+            <option key={other.id} value={other.id}>
+              {other.name}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
   );
 }

@@ -54,11 +54,10 @@ function MethodSwitch(props: { map: PassageMap; onChoose: (method: MapMethodChoi
   );
 }
 
-export function PaperMap({ set, titles }: PaperMapProps) {
+// A model set or removed in Settings redraws the map.
+function usePassageMap(set: string) {
   const api = useApi();
-  const navigate = useNavigate();
   const [method, setMethod] = useState<MapMethodChoice>('auto');
-  // A model set or removed in Settings redraws the map.
   const [settingsGeneration, setSettingsGeneration] = useState(0);
   useApiEvent('settings.changed', () => {
     setSettingsGeneration((n) => n + 1);
@@ -68,6 +67,18 @@ export function PaperMap({ set, titles }: PaperMapProps) {
     () => api.call('papers.map', { set, method }),
     { refreshOn: 'papers.setsChanged' },
   );
+  return { method, setMethod, map };
+}
+
+function passageCounts(points: readonly MapPoint[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const point of points) counts.set(point.paperId, (counts.get(point.paperId) ?? 0) + 1);
+  return counts;
+}
+
+export function PaperMap({ set, titles }: PaperMapProps) {
+  const navigate = useNavigate();
+  const { method, setMethod, map } = usePassageMap(set);
   const [hovered, setHovered] = useState<MapPoint | null>(null);
   const [emphasis, setEmphasis] = useState<string | null>(null);
 
@@ -87,15 +98,13 @@ export function PaperMap({ set, titles }: PaperMapProps) {
       </p>
     );
   }
-  const { points, fallback } = map.value;
+  const { points } = map.value;
   if (points.length === 0) return <p className="papers-muted">No passages to place yet.</p>;
 
   const colours = paperColours(
     [...titles.keys()],
     points.map((point) => point.paperId),
   );
-  const counts = new Map<string, number>();
-  for (const point of points) counts.set(point.paperId, (counts.get(point.paperId) ?? 0) + 1);
   const open = (point: MapPoint) =>
     void navigate(
       papersHref({ set, paperId: point.paperId, hl: { start: point.start, end: point.end } }),
@@ -103,98 +112,169 @@ export function PaperMap({ set, titles }: PaperMapProps) {
 
   return (
     <div className="paper-map" data-testid="paper-map">
+      <MapHead map={map.value} onChoose={setMethod} />
+      <div className="paper-map-body">
+        <MapPlot
+          {...{ set, points, colours, titles, hovered, emphasis }}
+          onHover={setHovered}
+          onOpen={open}
+        />
+        <aside className="paper-map-side">
+          <MapLegend
+            {...{ set, colours, titles }}
+            counts={passageCounts(points)}
+            onEmphasis={setEmphasis}
+          />
+          <MapPreview hovered={hovered} titles={titles} />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+interface MapPlotProps {
+  set: string;
+  points: readonly MapPoint[];
+  colours: ReadonlyMap<string, number>;
+  titles: ReadonlyMap<string, string>;
+  hovered: MapPoint | null;
+  emphasis: string | null;
+  onHover: (point: MapPoint | null) => void;
+  onOpen: (point: MapPoint) => void;
+}
+
+function MapPlot({
+  set,
+  points,
+  colours,
+  titles,
+  hovered,
+  emphasis,
+  onHover,
+  onOpen,
+}: MapPlotProps) {
+  return (
+    <svg
+      className="paper-map-plot"
+      viewBox={`0 0 ${String(frame.width)} ${String(frame.height)}`}
+      role="img"
+      aria-label={`Map of ${String(points.length)} passages of ${set}`}
+      onMouseLeave={() => {
+        onHover(null);
+      }}
+    >
+      <rect
+        className="paper-map-frame"
+        x={0.5}
+        y={0.5}
+        width={frame.width - 1}
+        height={frame.height - 1}
+        rx={6}
+      />
+      {points.map((point) => {
+        const { cx, cy } = mapPosition(point.x, point.y, frame);
+        const dimmed = emphasis !== null && emphasis !== point.paperId;
+        const active = hovered === point;
+        return (
+          <circle
+            key={`${point.paperId}-${String(point.start)}`}
+            cx={cx}
+            cy={cy}
+            r={active ? 7 : 4.5}
+            className={`map-point map-colour-${String(colours.get(point.paperId) ?? 0)}${dimmed ? ' dimmed' : ''}${active ? ' active' : ''}`}
+            data-testid="map-point"
+            data-paper={point.paperId}
+            onMouseEnter={() => {
+              onHover(point);
+            }}
+            onClick={() => {
+              onOpen(point);
+            }}
+          >
+            <title>{`${titles.get(point.paperId) ?? point.paperId}\n${point.preview}`}</title>
+          </circle>
+        );
+      })}
+    </svg>
+  );
+}
+
+function MapLegend(props: {
+  set: string;
+  colours: ReadonlyMap<string, number>;
+  titles: ReadonlyMap<string, string>;
+  counts: ReadonlyMap<string, number>;
+  onEmphasis: (paperId: string | null) => void;
+}) {
+  const { set, colours, titles, counts, onEmphasis } = props;
+  return (
+    <ul className="paper-map-legend" aria-label="Papers">
+      {[...colours].map(([paperId, colour]) => (
+        <li
+          key={paperId}
+          onMouseEnter={() => {
+            onEmphasis(paperId);
+          }}
+          onMouseLeave={() => {
+            onEmphasis(null);
+          }}
+        >
+          <span className={`map-swatch map-colour-${String(colour)}`} aria-hidden="true" />
+          <span>
+            <Link to={papersHref({ set, paperId })} className="papers-link">
+              {titles.get(paperId) ?? paperId}
+            </Link>
+            <span className="papers-muted"> · {countOf(counts.get(paperId) ?? 0, 'passage')}</span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function MapHead({
+  map,
+  onChoose,
+}: {
+  map: PassageMap;
+  onChoose: (method: MapMethodChoice) => void;
+}) {
+  const { points, fallback } = map;
+  return (
+    <>
       <div className="paper-map-head">
         <p className="papers-muted" data-testid="map-method">
-          {points.length.toLocaleString()} passages placed by text similarity (
-          {methodLabel(map.value)}). Hover a point to read it; click to open it.
+          {points.length.toLocaleString()} passages placed by text similarity ({methodLabel(map)}).
+          Hover a point to read it; click to open it.
         </p>
-        <MethodSwitch map={map.value} onChoose={setMethod} />
+        <MethodSwitch map={map} onChoose={onChoose} />
       </div>
       {fallback && (
         <p className="papers-failure" role="alert" data-testid="map-fallback">
           Embeddings could not be used, so TF-IDF drew this map. {fallback.name}: {fallback.message}
         </p>
       )}
-      <div className="paper-map-body">
-        <svg
-          className="paper-map-plot"
-          viewBox={`0 0 ${String(frame.width)} ${String(frame.height)}`}
-          role="img"
-          aria-label={`Map of ${String(points.length)} passages of ${set}`}
-          onMouseLeave={() => {
-            setHovered(null);
-          }}
-        >
-          <rect
-            className="paper-map-frame"
-            x={0.5}
-            y={0.5}
-            width={frame.width - 1}
-            height={frame.height - 1}
-            rx={6}
-          />
-          {points.map((point) => {
-            const { cx, cy } = mapPosition(point.x, point.y, frame);
-            const dimmed = emphasis !== null && emphasis !== point.paperId;
-            const active = hovered === point;
-            return (
-              <circle
-                key={`${point.paperId}-${String(point.start)}`}
-                cx={cx}
-                cy={cy}
-                r={active ? 7 : 4.5}
-                className={`map-point map-colour-${String(colours.get(point.paperId) ?? 0)}${dimmed ? ' dimmed' : ''}${active ? ' active' : ''}`}
-                data-testid="map-point"
-                data-paper={point.paperId}
-                onMouseEnter={() => {
-                  setHovered(point);
-                }}
-                onClick={() => {
-                  open(point);
-                }}
-              >
-                <title>{`${titles.get(point.paperId) ?? point.paperId}\n${point.preview}`}</title>
-              </circle>
-            );
-          })}
-        </svg>
-        <aside className="paper-map-side">
-          <ul className="paper-map-legend" aria-label="Papers">
-            {[...colours].map(([paperId, colour]) => (
-              <li
-                key={paperId}
-                onMouseEnter={() => {
-                  setEmphasis(paperId);
-                }}
-                onMouseLeave={() => {
-                  setEmphasis(null);
-                }}
-              >
-                <span className={`map-swatch map-colour-${String(colour)}`} aria-hidden="true" />
-                <span>
-                  <Link to={papersHref({ set, paperId })} className="papers-link">
-                    {titles.get(paperId) ?? paperId}
-                  </Link>
-                  <span className="papers-muted">
-                    {' '}
-                    · {countOf(counts.get(paperId) ?? 0, 'passage')}
-                  </span>
-                </span>
-              </li>
-            ))}
-          </ul>
-          <div className="paper-map-preview" data-testid="map-preview" aria-live="polite">
-            {hovered ? (
-              <>
-                <strong>{titles.get(hovered.paperId) ?? hovered.paperId}</strong>
-                <p>{hovered.preview}</p>
-              </>
-            ) : (
-              <p className="papers-muted">Hover a point to read its passage.</p>
-            )}
-          </div>
-        </aside>
-      </div>
+    </>
+  );
+}
+
+function MapPreview({
+  hovered,
+  titles,
+}: {
+  hovered: MapPoint | null;
+  titles: ReadonlyMap<string, string>;
+}) {
+  return (
+    <div className="paper-map-preview" data-testid="map-preview" aria-live="polite">
+      {hovered ? (
+        <>
+          <strong>{titles.get(hovered.paperId) ?? hovered.paperId}</strong>
+          <p>{hovered.preview}</p>
+        </>
+      ) : (
+        <p className="papers-muted">Hover a point to read its passage.</p>
+      )}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useState, type SyntheticEvent } from 'react';
 import type { ClusterSettingsView } from '../../../../app/api/index.ts';
 import { useSavedSetting } from './useSavedSetting.ts';
 
-export function ClusterSettings() {
+function useClusterSettingsForm() {
   const [address, setAddress] = useState('');
   const [token, setToken] = useState('');
   const [replacing, setReplacing] = useState(false);
@@ -36,7 +36,13 @@ export function ClusterSettings() {
     write(token.trim() === '' ? {} : { token: token.trim() });
   };
   const entering = saved === undefined || !saved.hasToken || replacing;
+  const fields = { address, setAddress, token, setToken, setReplacing };
+  return { ...fields, saved, failure, busy, write, submit, entering };
+}
 
+export function ClusterSettings() {
+  const form = useClusterSettingsForm();
+  const { saved, busy, failure } = form;
   return (
     <section className="settings-section" aria-labelledby="cluster-title">
       <h2 id="cluster-title" className="settings-subheading">
@@ -48,68 +54,23 @@ export function ClusterSettings() {
         <code>rlm-studio cluster</code> uses both when no flag or RAY_ADDRESS / RAY_JOB_TOKEN is
         given.
       </p>
-      <form className="endpoint-form" onSubmit={submit} data-testid="cluster-settings">
+      <form className="endpoint-form" onSubmit={form.submit} data-testid="cluster-settings">
         <div className="settings-field">
           <label htmlFor="cluster-address">Dashboard address</label>
           <input
             id="cluster-address"
             data-testid="cluster-address"
-            value={address}
+            value={form.address}
             // Until the saved address arrives, so typing is not overwritten by it.
             disabled={saved === undefined}
             placeholder="http://head-node:8265"
             spellCheck={false}
             onChange={(event) => {
-              setAddress(event.target.value);
+              form.setAddress(event.target.value);
             }}
           />
         </div>
-        <div className="settings-field">
-          <label htmlFor="cluster-token">Token</label>
-          <div className="settings-row">
-            {entering ? (
-              <input
-                id="cluster-token"
-                type="password"
-                data-testid="cluster-token"
-                value={token}
-                disabled={saved === undefined}
-                autoComplete="new-password"
-                spellCheck={false}
-                placeholder={saved?.hasToken ? 'the new token' : 'only if the cluster asks for one'}
-                onChange={(event) => {
-                  setToken(event.target.value);
-                }}
-              />
-            ) : (
-              <>
-                <span className="settings-badge key" data-testid="cluster-token-stored">
-                  token stored
-                </span>
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() => {
-                    setReplacing(true);
-                  }}
-                >
-                  Replace
-                </button>
-                <button
-                  type="button"
-                  className="button"
-                  data-testid="cluster-token-remove"
-                  disabled={busy}
-                  onClick={() => {
-                    write({ forgetToken: true });
-                  }}
-                >
-                  Remove
-                </button>
-              </>
-            )}
-          </div>
-        </div>
+        <TokenField form={form} />
         <div className="endpoint-form-actions">
           <button
             type="submit"
@@ -132,5 +93,58 @@ export function ClusterSettings() {
         )}
       </form>
     </section>
+  );
+}
+
+/** A new token while none is stored (or Replace was chosen); else "token stored". */
+function TokenField({ form }: { form: ReturnType<typeof useClusterSettingsForm> }) {
+  const { saved, busy } = form;
+  return (
+    <div className="settings-field">
+      <label htmlFor="cluster-token">Token</label>
+      <div className="settings-row">
+        {form.entering ? (
+          <input
+            id="cluster-token"
+            type="password"
+            data-testid="cluster-token"
+            value={form.token}
+            disabled={saved === undefined}
+            autoComplete="new-password"
+            spellCheck={false}
+            placeholder={saved?.hasToken ? 'the new token' : 'only if the cluster asks for one'}
+            onChange={(event) => {
+              form.setToken(event.target.value);
+            }}
+          />
+        ) : (
+          <>
+            <span className="settings-badge key" data-testid="cluster-token-stored">
+              token stored
+            </span>
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                form.setReplacing(true);
+              }}
+            >
+              Replace
+            </button>
+            <button
+              type="button"
+              className="button"
+              data-testid="cluster-token-remove"
+              disabled={busy}
+              onClick={() => {
+                form.write({ forgetToken: true });
+              }}
+            >
+              Remove
+            </button>
+          </>
+        )}
+      </div>
+    </div>
   );
 }

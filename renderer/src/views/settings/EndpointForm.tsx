@@ -23,12 +23,12 @@ export interface EndpointFormProps {
   onCancel: () => void;
 }
 
-export function EndpointForm({ form, onChange, onSaved, onCancel }: EndpointFormProps) {
+// Problems are shown after a save is tried, and each clears as its field is edited.
+function useEndpointSave({ form, onChange, onSaved }: Omit<EndpointFormProps, 'onCancel'>) {
   const api = useApi();
   const [shown, setShown] = useState<FieldProblems>({});
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const adding = form.id === undefined;
 
   const set = (field: Exclude<EndpointField, 'kind'>, value: string) => {
     onChange({ ...form, [field]: value });
@@ -51,7 +51,12 @@ export function EndpointForm({ form, onChange, onSaved, onCancel }: EndpointForm
       setSaving(false);
     }
   };
+  return { shown, saving, failure, set, submit };
+}
 
+export function EndpointForm({ form, onChange, onSaved, onCancel }: EndpointFormProps) {
+  const { shown, saving, failure, set, submit } = useEndpointSave({ form, onChange, onSaved });
+  const adding = form.id === undefined;
   return (
     <form
       className="endpoint-form"
@@ -64,65 +69,7 @@ export function EndpointForm({ form, onChange, onSaved, onCancel }: EndpointForm
         {adding ? 'Add an endpoint' : `Edit ${form.name || 'endpoint'}`}
       </h2>
       <div className="endpoint-form-grid">
-        <Field label="Kind" htmlFor="endpoint-kind">
-          <select
-            id="endpoint-kind"
-            data-testid="endpoint-kind"
-            value={form.kind}
-            onChange={(event) => {
-              onChange(changeKind(form, event.target.value as ModelEndpointKindId));
-            }}
-          >
-            {endpointKindOrder.map((kind) => (
-              <option key={kind} value={kind}>
-                {endpointKindLabels[kind]}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Name" htmlFor="endpoint-name" problem={shown.name}>
-          <input
-            id="endpoint-name"
-            type="text"
-            data-testid="endpoint-name"
-            value={form.name}
-            placeholder="e.g. Lab vLLM"
-            maxLength={100}
-            aria-invalid={shown.name ? true : undefined}
-            onChange={(event) => {
-              set('name', event.target.value);
-            }}
-          />
-        </Field>
-        <Field label="Base URL" htmlFor="endpoint-base-url" problem={shown.baseUrl}>
-          <input
-            id="endpoint-base-url"
-            type="url"
-            data-testid="endpoint-base-url"
-            value={form.baseUrl}
-            placeholder={defaultEndpointBaseUrls.vllm}
-            spellCheck={false}
-            aria-invalid={shown.baseUrl ? true : undefined}
-            onChange={(event) => {
-              set('baseUrl', event.target.value);
-            }}
-          />
-        </Field>
-        <Field label="Model" htmlFor="endpoint-model" problem={shown.model}>
-          <input
-            id="endpoint-model"
-            type="text"
-            data-testid="endpoint-model"
-            value={form.model}
-            placeholder={form.kind === 'anthropic' ? 'claude-sonnet-4-5' : 'e.g. Qwen/Qwen3-8B'}
-            spellCheck={false}
-            aria-invalid={shown.model ? true : undefined}
-            onChange={(event) => {
-              set('model', event.target.value);
-            }}
-          />
-        </Field>
-        <KeyField form={form} onChange={onChange} />
+        <EndpointFields form={form} shown={shown} onChange={onChange} set={set} />
       </div>
       {failure && (
         <p className="settings-failure" role="alert" data-testid="endpoint-form-failure">
@@ -143,6 +90,82 @@ export function EndpointForm({ form, onChange, onSaved, onCancel }: EndpointForm
         </button>
       </div>
     </form>
+  );
+}
+
+function EndpointFields({
+  form,
+  shown,
+  onChange,
+  set,
+}: {
+  form: EndpointFormState;
+  shown: FieldProblems;
+  onChange: (form: EndpointFormState) => void;
+  set: (field: Exclude<EndpointField, 'kind'>, value: string) => void;
+}) {
+  return (
+    <>
+      <Field label="Kind" htmlFor="endpoint-kind">
+        <select
+          id="endpoint-kind"
+          data-testid="endpoint-kind"
+          value={form.kind}
+          onChange={(event) => {
+            onChange(changeKind(form, event.target.value as ModelEndpointKindId));
+          }}
+        >
+          {endpointKindOrder.map((kind) => (
+            <option key={kind} value={kind}>
+              {endpointKindLabels[kind]}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Name" htmlFor="endpoint-name" problem={shown.name}>
+        <input
+          id="endpoint-name"
+          type="text"
+          data-testid="endpoint-name"
+          value={form.name}
+          placeholder="e.g. Lab vLLM"
+          maxLength={100}
+          aria-invalid={shown.name ? true : undefined}
+          onChange={(event) => {
+            set('name', event.target.value);
+          }}
+        />
+      </Field>
+      <Field label="Base URL" htmlFor="endpoint-base-url" problem={shown.baseUrl}>
+        <input
+          id="endpoint-base-url"
+          type="url"
+          data-testid="endpoint-base-url"
+          value={form.baseUrl}
+          placeholder={defaultEndpointBaseUrls.vllm}
+          spellCheck={false}
+          aria-invalid={shown.baseUrl ? true : undefined}
+          onChange={(event) => {
+            set('baseUrl', event.target.value);
+          }}
+        />
+      </Field>
+      <Field label="Model" htmlFor="endpoint-model" problem={shown.model}>
+        <input
+          id="endpoint-model"
+          type="text"
+          data-testid="endpoint-model"
+          value={form.model}
+          placeholder={form.kind === 'anthropic' ? 'claude-sonnet-4-5' : 'e.g. Qwen/Qwen3-8B'}
+          spellCheck={false}
+          aria-invalid={shown.model ? true : undefined}
+          onChange={(event) => {
+            set('model', event.target.value);
+          }}
+        />
+      </Field>
+      <KeyField form={form} onChange={onChange} />
+    </>
   );
 }
 

@@ -56,16 +56,13 @@ interface EndpointRowProps {
   onDeleted: (id: string) => void;
 }
 
-function EndpointRow({ endpoint, editing, onEdit, onDeleted }: EndpointRowProps) {
+function useEndpointTest(id: string) {
   const api = useApi();
   const [test, setTest] = useState<TestState | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [deleteFailure, setDeleteFailure] = useState<Failure | null>(null);
-
   const runTest = async () => {
     setTest({ status: 'testing' });
     try {
-      const result = await api.call('models.testEndpoint', { id: endpoint.id });
+      const result = await api.call('models.testEndpoint', { id });
       setTest(
         result.ok
           ? { status: 'ok', reply: result.reply, latencyMs: result.latencyMs }
@@ -75,42 +72,38 @@ function EndpointRow({ endpoint, editing, onEdit, onDeleted }: EndpointRowProps)
       setTest({ status: 'failed', failure: describeFailure(error) });
     }
   };
+  return { test, runTest };
+}
 
+function useEndpointDelete(id: string, onDeleted: (id: string) => void) {
+  const api = useApi();
+  const [confirming, setConfirming] = useState(false);
+  const [deleteFailure, setDeleteFailure] = useState<Failure | null>(null);
   const remove = async () => {
     try {
-      await api.call('models.deleteEndpoint', { id: endpoint.id });
-      onDeleted(endpoint.id);
+      await api.call('models.deleteEndpoint', { id });
+      onDeleted(id);
     } catch (error) {
       setDeleteFailure(describeFailure(error));
       setConfirming(false);
     }
   };
+  return { confirming, setConfirming, deleteFailure, remove };
+}
 
+function EndpointRow({ endpoint, editing, onEdit, onDeleted }: EndpointRowProps) {
+  const { test, runTest } = useEndpointTest(endpoint.id);
+  const { confirming, setConfirming, deleteFailure, remove } = useEndpointDelete(
+    endpoint.id,
+    onDeleted,
+  );
   return (
     <li
       className={`endpoint${editing ? ' editing' : ''}`}
       data-testid="endpoint"
       data-endpoint={endpoint.name}
     >
-      <div className="endpoint-head">
-        <span className="endpoint-name">{endpoint.name}</span>
-        <span className="settings-badge">{endpointKindLabels[endpoint.kind]}</span>
-        {endpoint.hasKey && (
-          <span className="settings-badge key" data-testid="key-stored">
-            key stored
-          </span>
-        )}
-      </div>
-      <dl className="endpoint-facts">
-        <dt>Model</dt>
-        <dd>{endpoint.model}</dd>
-        <dt>Base URL</dt>
-        <dd>{endpoint.baseUrl}</dd>
-        <dt>Spec</dt>
-        <dd>
-          <code>{endpoint.spec}</code>
-        </dd>
-      </dl>
+      <EndpointFacts endpoint={endpoint} />
       <div className="endpoint-actions">
         <button
           type="button"
@@ -131,38 +124,12 @@ function EndpointRow({ endpoint, editing, onEdit, onDeleted }: EndpointRowProps)
         >
           {test?.status === 'testing' ? 'Testing…' : 'Test'}
         </button>
-        {confirming ? (
-          <>
-            <button
-              type="button"
-              className="button danger"
-              data-testid="endpoint-delete-confirm"
-              onClick={() => void remove()}
-            >
-              Delete {endpoint.name} and its key
-            </button>
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setConfirming(false);
-              }}
-            >
-              Keep
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="button"
-            data-testid="endpoint-delete"
-            onClick={() => {
-              setConfirming(true);
-            }}
-          >
-            Delete
-          </button>
-        )}
+        <DeleteButtons
+          name={endpoint.name}
+          confirming={confirming}
+          onConfirming={setConfirming}
+          onRemove={() => void remove()}
+        />
       </div>
       {test && test.status !== 'testing' && (
         <p
@@ -181,5 +148,75 @@ function EndpointRow({ endpoint, editing, onEdit, onDeleted }: EndpointRowProps)
         </p>
       )}
     </li>
+  );
+}
+
+function EndpointFacts({ endpoint }: { endpoint: ModelEndpointView }) {
+  return (
+    <>
+      <div className="endpoint-head">
+        <span className="endpoint-name">{endpoint.name}</span>
+        <span className="settings-badge">{endpointKindLabels[endpoint.kind]}</span>
+        {endpoint.hasKey && (
+          <span className="settings-badge key" data-testid="key-stored">
+            key stored
+          </span>
+        )}
+      </div>
+      <dl className="endpoint-facts">
+        <dt>Model</dt>
+        <dd>{endpoint.model}</dd>
+        <dt>Base URL</dt>
+        <dd>{endpoint.baseUrl}</dd>
+        <dt>Spec</dt>
+        <dd>
+          <code>{endpoint.spec}</code>
+        </dd>
+      </dl>
+    </>
+  );
+}
+
+/** Delete, then a second click to confirm (or Keep). */
+function DeleteButtons(props: {
+  name: string;
+  confirming: boolean;
+  onConfirming: (confirming: boolean) => void;
+  onRemove: () => void;
+}) {
+  if (!props.confirming) {
+    return (
+      <button
+        type="button"
+        className="button"
+        data-testid="endpoint-delete"
+        onClick={() => {
+          props.onConfirming(true);
+        }}
+      >
+        Delete
+      </button>
+    );
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="button danger"
+        data-testid="endpoint-delete-confirm"
+        onClick={props.onRemove}
+      >
+        Delete {props.name} and its key
+      </button>
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          props.onConfirming(false);
+        }}
+      >
+        Keep
+      </button>
+    </>
   );
 }

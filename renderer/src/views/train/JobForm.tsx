@@ -27,28 +27,43 @@ const numericFields: Field[] = [
   { key: 'checkpointEvery', label: 'checkpoint every', value: '10' },
 ];
 
-export function JobForm({
-  onStarted,
-  onConfig,
-}: {
-  onStarted: (job: TrainJob) => void;
-  /** Told the form's job as it changes (the cluster panel exports the same job). */
-  onConfig?: (result: JobConfigResult) => void;
-}) {
+const initialValues = (): Record<string, string> => ({
+  name: 'toy run',
+  baseModel: 'toy:bigram',
+  reward: 'rubric',
+  judge: '',
+  weighting: 'subtree-mean',
+  datasetPath: '',
+  datasetFormat: 'skyrl',
+  ...Object.fromEntries(numericFields.map((f) => [f.key, f.value])),
+});
+
+const datasetFormats = [
+  { value: 'skyrl', label: 'SkyRL rows' },
+  { value: 'ours', label: 'ours' },
+  { value: 'qasper', label: 'QASPER' },
+];
+const rewards = [
+  { value: 'rubric', label: 'rubric judge' },
+  { value: 'span-f1', label: 'span F1' },
+];
+const weightings = [
+  { value: 'subtree-mean', label: '1/k subtree mean (write-up)' },
+  { value: 'token-mean', label: 'token mean (reference code)' },
+  { value: 'sample-one-child', label: 'one sampled child' },
+];
+
+type SetField = (key: string) => (value: string) => void;
+
+function useJobForm(
+  onStarted: (job: TrainJob) => void,
+  onConfig: ((result: JobConfigResult) => void) | undefined,
+) {
   const api = useApi();
-  const [values, setValues] = useState<Record<string, string>>(() => ({
-    name: 'toy run',
-    baseModel: 'toy:bigram',
-    reward: 'rubric',
-    judge: '',
-    weighting: 'subtree-mean',
-    datasetPath: '',
-    datasetFormat: 'skyrl',
-    ...Object.fromEntries(numericFields.map((f) => [f.key, f.value])),
-  }));
+  const [values, setValues] = useState<Record<string, string>>(initialValues);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = (key: string) => (value: string) => {
+  const set: SetField = (key) => (value) => {
     setValues((current) => ({ ...current, [key]: value }));
   };
 
@@ -76,29 +91,28 @@ export function JobForm({
       },
     );
   };
+  return { values, set, failure, busy, submit };
+}
 
+export function JobForm({
+  onStarted,
+  onConfig,
+}: {
+  onStarted: (job: TrainJob) => void;
+  /** Told the form's job as it changes (the cluster panel exports the same job). */
+  onConfig?: (result: JobConfigResult) => void;
+}) {
+  const { values, set, failure, busy, submit } = useJobForm(onStarted, onConfig);
   return (
     <form className="train-form" onSubmit={submit} data-testid="train-form">
-      <label>
-        name
-        <input
-          value={values.name}
-          onChange={(e) => {
-            set('name')(e.target.value);
-          }}
-          data-testid="train-name"
-        />
-      </label>
-      <label title="a Hugging Face model folder, a llama2.c checkpoint, or toy:bigram (a model-free demo task)">
-        base model
-        <input
-          value={values.baseModel}
-          onChange={(e) => {
-            set('baseModel')(e.target.value);
-          }}
-          data-testid="train-base-model"
-        />
-      </label>
+      <TextField label="name" value={values.name} onChange={set('name')} testId="train-name" />
+      <TextField
+        label="base model"
+        title="a Hugging Face model folder, a llama2.c checkpoint, or toy:bigram (a model-free demo task)"
+        value={values.baseModel}
+        onChange={set('baseModel')}
+        testId="train-base-model"
+      />
       {numericFields.map((field) => (
         <label key={field.key}>
           {field.label}
@@ -113,66 +127,7 @@ export function JobForm({
           />
         </label>
       ))}
-      <label title="the questions to train on (a real model needs one; toy:bigram brings its own)">
-        dataset file
-        <input
-          value={values.datasetPath}
-          placeholder="/path/to/dataset.jsonl"
-          onChange={(e) => {
-            set('datasetPath')(e.target.value);
-          }}
-          data-testid="train-dataset"
-        />
-      </label>
-      <label>
-        dataset format
-        <select
-          value={values.datasetFormat}
-          data-testid="train-dataset-format"
-          onChange={(e) => {
-            set('datasetFormat')(e.target.value);
-          }}
-        >
-          <option value="skyrl">SkyRL rows</option>
-          <option value="ours">ours</option>
-          <option value="qasper">QASPER</option>
-        </select>
-      </label>
-      <label>
-        reward
-        <select
-          value={values.reward}
-          onChange={(e) => {
-            set('reward')(e.target.value);
-          }}
-        >
-          <option value="rubric">rubric judge</option>
-          <option value="span-f1">span F1</option>
-        </select>
-      </label>
-      <label>
-        judge model
-        <input
-          value={values.judge}
-          placeholder="e.g. endpoint:My vLLM"
-          onChange={(e) => {
-            set('judge')(e.target.value);
-          }}
-        />
-      </label>
-      <label>
-        child weighting
-        <select
-          value={values.weighting}
-          onChange={(e) => {
-            set('weighting')(e.target.value);
-          }}
-        >
-          <option value="subtree-mean">1/k subtree mean (write-up)</option>
-          <option value="token-mean">token mean (reference code)</option>
-          <option value="sample-one-child">one sampled child</option>
-        </select>
-      </label>
+      <RewardFields values={values} set={set} />
       <button className="button" type="submit" disabled={busy} data-testid="train-launch">
         Launch
       </button>
@@ -182,5 +137,90 @@ export function JobForm({
         </p>
       )}
     </form>
+  );
+}
+
+function RewardFields({ values, set }: { values: Record<string, string>; set: SetField }) {
+  return (
+    <>
+      <TextField
+        label="dataset file"
+        title="the questions to train on (a real model needs one; toy:bigram brings its own)"
+        value={values.datasetPath}
+        placeholder="/path/to/dataset.jsonl"
+        onChange={set('datasetPath')}
+        testId="train-dataset"
+      />
+      <Choice
+        label="dataset format"
+        value={values.datasetFormat}
+        options={datasetFormats}
+        onChange={set('datasetFormat')}
+        testId="train-dataset-format"
+      />
+      <Choice label="reward" value={values.reward} options={rewards} onChange={set('reward')} />
+      <TextField
+        label="judge model"
+        value={values.judge}
+        placeholder="e.g. endpoint:My vLLM"
+        onChange={set('judge')}
+      />
+      <Choice
+        label="child weighting"
+        value={values.weighting}
+        options={weightings}
+        onChange={set('weighting')}
+      />
+    </>
+  );
+}
+
+function TextField(props: {
+  label: string;
+  title?: string;
+  value: string | undefined;
+  placeholder?: string;
+  onChange: (value: string) => void;
+  testId?: string;
+}) {
+  return (
+    <label title={props.title}>
+      {props.label}
+      <input
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => {
+          props.onChange(e.target.value);
+        }}
+        data-testid={props.testId}
+      />
+    </label>
+  );
+}
+
+function Choice(props: {
+  label: string;
+  value: string | undefined;
+  options: readonly { value: string; label: string }[];
+  onChange: (value: string) => void;
+  testId?: string;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select
+        value={props.value}
+        data-testid={props.testId}
+        onChange={(e) => {
+          props.onChange(e.target.value);
+        }}
+      >
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

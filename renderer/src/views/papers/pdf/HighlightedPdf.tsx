@@ -11,6 +11,7 @@ import {
   useRef,
   useState,
   type Ref,
+  type RefObject,
 } from 'react';
 import type { HighlightBox } from '../../../../../app/api/index.ts';
 import { useApi } from '../../../api/ApiContext.tsx';
@@ -46,13 +47,8 @@ const pageGap = 16;
 const minScale = 0.5;
 const maxScale = 2.5;
 
-export function HighlightedPdf({
-  set,
-  paperId,
-  highlights,
-  onUserPageChange,
-  ref,
-}: HighlightedPdfProps) {
+// The PDF's bytes from the engine, its pages and their sizes at scale 1.
+function usePdfPages(set: string, paperId: string) {
   const api = useApi();
   const bytes = useEngineQuery(JSON.stringify(['pdf', set, paperId]), async () => {
     const { dataBase64 } = await api.call('papers.pdf', { set, id: paperId });
@@ -69,23 +65,44 @@ export function HighlightedPdf({
     [pages],
   );
   const widest = Math.max(1, ...sizes.map((size) => size.width));
+  const failure =
+    bytes.status === 'failed'
+      ? bytes.failure
+      : document.status === 'failed'
+        ? document.failure
+        : undefined;
+  return { document, pages, sizes, widest, failure };
+}
 
-  const scrollerRef = useRef<HTMLDivElement>(null);
-  const frames = useRef<(HTMLDivElement | null)[]>([]);
-  const [width, setWidth] = useState(0);
-  const [near, setNear] = useState<ReadonlySet<number>>(new Set());
+interface ScrollingOptions {
+  scrollerRef: RefObject<HTMLDivElement | null>;
+  frames: RefObject<(HTMLDivElement | null)[]>;
+  scale: number;
+  laidOut: boolean;
+  onUserPageChange: ((page: number) => void) | undefined;
+  ref: Ref<HighlightedPdfHandle> | undefined;
+}
+
+// User scrolls reported by page; the handle's scroll requests applied once the pages are laid out.
+function usePdfScrolling({
+  scrollerRef,
+  frames,
+  scale,
+  laidOut,
+  onUserPageChange,
+  ref,
+}: ScrollingOptions) {
   const pending = useRef<ScrollRequest | null>(null);
-  // `width` is the scroller's content box (inside its padding): pages fit it exactly.
-  const scale = width > 0 ? clamp(width / widest, minScale, maxScale) : 0;
-  const laidOut = pages.length > 0 && scale > 0;
-
-  const pageAt = useCallback((top: number): number => {
-    let found = 0;
-    frames.current.forEach((frame, index) => {
-      if (frame && frame.offsetTop <= top) found = index;
-    });
-    return found;
-  }, []);
+  const pageAt = useCallback(
+    (top: number): number => {
+      let found = 0;
+      frames.current.forEach((frame, index) => {
+        if (frame && frame.offsetTop <= top) found = index;
+      });
+      return found;
+    },
+    [frames],
+  );
 
   const { scrollTo } = useUserScroll(scrollerRef, (element) => {
     onUserPageChange?.(pageAt(element.scrollTop + element.clientHeight / 4));
@@ -107,15 +124,23 @@ export function HighlightedPdf({
         top >= scroller.scrollTop && bottom <= scroller.scrollTop + scroller.clientHeight;
       if (!visible) scrollTo(top - scroller.clientHeight / 3);
     },
-    [scale, scrollTo],
+    [scrollerRef, frames, scale, scrollTo],
   );
+  usePdfHandle(ref, laidOut, apply, pending);
+}
 
+function usePdfHandle(
+  ref: Ref<HighlightedPdfHandle> | undefined,
+  laidOut: boolean,
+  apply: (request: ScrollRequest) => void,
+  pending: RefObject<ScrollRequest | null>,
+) {
   const request = useCallback(
     (next: ScrollRequest) => {
       if (laidOut) apply(next);
       else pending.current = next;
     },
-    [laidOut, apply],
+    [laidOut, apply, pending],
   );
 
   useImperativeHandle(
@@ -135,8 +160,14 @@ export function HighlightedPdf({
     if (!laidOut || !pending.current) return;
     apply(pending.current);
     pending.current = null;
-  }, [laidOut, apply]);
+  }, [laidOut, apply, pending]);
+}
 
+// Rounded to 8 px, so a resize by a pixel or two does not redraw every page.
+function useContentWidth(
+  scrollerRef: RefObject<HTMLDivElement | null>,
+  setWidth: (width: number) => void,
+) {
   useEffect(() => {
     const scroller = scrollerRef.current;
     if (!scroller) return;
@@ -147,8 +178,17 @@ export function HighlightedPdf({
     return () => {
       observer.disconnect();
     };
-  }, []);
+  }, [scrollerRef, setWidth]);
+}
 
+/** The pages within a screen of the viewport: only those are drawn. */
+function useNearPages(
+  scrollerRef: RefObject<HTMLDivElement | null>,
+  frames: RefObject<(HTMLDivElement | null)[]>,
+  laidOut: boolean,
+  pageCount: number,
+): ReadonlySet<number> {
+  const [near, setNear] = useState<ReadonlySet<number>>(new Set());
   useEffect(() => {
     const scroller = scrollerRef.current;
     if (!scroller || !laidOut) return;
@@ -170,23 +210,40 @@ export function HighlightedPdf({
     return () => {
       observer.disconnect();
     };
-  }, [laidOut, pages.length]);
+  }, [scrollerRef, frames, laidOut, pageCount]);
+  return near;
+}
 
-  const boxesByPage = new Map<number, PageBox[]>();
+function boxesByPage(highlights: readonly PaperHighlight[]): Map<number, PageBox[]> {
+  const byPage = new Map<number, PageBox[]>();
   for (const { key, tone, boxes } of highlights) {
     for (const box of boxes) {
-      const list = boxesByPage.get(box.page) ?? [];
+      const list = byPage.get(box.page) ?? [];
       list.push({ key, tone, box });
-      boxesByPage.set(box.page, list);
+      byPage.set(box.page, list);
     }
   }
+  return byPage;
+}
 
-  const failure =
-    bytes.status === 'failed'
-      ? bytes.failure
-      : document.status === 'failed'
-        ? document.failure
-        : undefined;
+export function HighlightedPdf({
+  set,
+  paperId,
+  highlights,
+  onUserPageChange,
+  ref,
+}: HighlightedPdfProps) {
+  const { document, pages, sizes, widest, failure } = usePdfPages(set, paperId);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const frames = useRef<(HTMLDivElement | null)[]>([]);
+  const [width, setWidth] = useState(0);
+  // `width` is the scroller's content box (inside its padding): pages fit it exactly.
+  const scale = width > 0 ? clamp(width / widest, minScale, maxScale) : 0;
+  const laidOut = pages.length > 0 && scale > 0;
+  usePdfScrolling({ scrollerRef, frames, scale, laidOut, onUserPageChange, ref });
+  useContentWidth(scrollerRef, setWidth);
+  const near = useNearPages(scrollerRef, frames, laidOut, pages.length);
+  const boxes = boxesByPage(highlights);
 
   return (
     <div ref={scrollerRef} className="pdf-scroller" data-testid="pdf-view" tabIndex={-1}>
@@ -206,7 +263,7 @@ export function HighlightedPdf({
             scale={scale}
             size={sizes[index] ?? { width: widest, height: widest * 1.3 }}
             near={near.has(index)}
-            boxes={boxesByPage.get(index) ?? []}
+            boxes={boxes.get(index) ?? []}
             frameRef={(frame) => {
               frames.current[index] = frame;
             }}
