@@ -12,12 +12,11 @@ import { papersHref, readPapersLocation } from './papers/route.ts';
 import { SetsPanel } from './papers/SetsPanel.tsx';
 import { SetView } from './papers/SetView.tsx';
 import { useEngineQuery } from './papers/use-engine-query.ts';
-import { usePaperImport } from './papers/usePaperImport.ts';
+import { usePaperImport, type PaperImport } from './papers/usePaperImport.ts';
 import '../styles/papers.css';
 
 export function PapersView() {
   const api = useApi();
-  const navigate = useNavigate();
   const [params] = useSearchParams();
   const location = readPapersLocation(useParams()['*'], params);
   const appInfo = useAppInfo();
@@ -28,29 +27,10 @@ export function PapersView() {
   const setNames = sets.status === 'ready' ? sets.value.map((set) => set.name) : [];
   const selected = location.set ?? setNames[0];
 
-  const [newName, setNewName] = useState('');
-  const typed = newName.trim();
-  const nameCheck = SetName.safeParse(typed);
-  const newNameProblem =
-    typed !== '' && !nameCheck.success ? nameCheck.error.issues[0]?.message : undefined;
-  const target: ImportTarget | undefined =
-    typed !== '' && nameCheck.success
-      ? { set: typed, isNew: !setNames.includes(typed) }
-      : typed === '' && selected !== undefined
-        ? { set: selected, isNew: false }
-        : undefined;
-
-  // An import that creates a set opens it when it finishes.
-  const createdSet = useRef<string | null>(null);
-  const isKnownSet = useEffectEvent((name: string) => setNames.includes(name));
-  useEffect(() => {
-    const job = importer.job;
-    if (job?.status === 'running' && !isKnownSet(job.set)) createdSet.current = job.set;
-    if (job?.status !== 'finished' || createdSet.current !== job.set) return;
-    createdSet.current = null;
+  const { newName, setNewName, newNameProblem, target } = useImportTarget(setNames, selected);
+  useOpenCreatedSet(importer.job, setNames, () => {
     setNewName('');
-    void navigate(papersHref({ set: job.set }));
-  }, [importer.job, navigate]);
+  });
 
   const startImport = (files: readonly File[]) => {
     if (target && files.length > 0) void importer.importFiles(target.set, files);
@@ -58,14 +38,10 @@ export function PapersView() {
   const drop = useFileDrop(startImport);
 
   if (location.set !== undefined && location.paperId !== undefined) {
+    const { set, paperId, hl } = location;
     return (
       <section className="view papers-view reading" data-testid="view-papers">
-        <PaperReader
-          key={`${location.set}/${location.paperId}`}
-          set={location.set}
-          paperId={location.paperId}
-          hl={location.hl}
-        />
+        <PaperReader key={`${set}/${paperId}`} set={set} paperId={paperId} hl={hl} />
       </section>
     );
   }
@@ -97,28 +73,72 @@ export function PapersView() {
           {selected !== undefined ? (
             <SetView set={selected} tab={location.tab} query={location.query} />
           ) : sets.status !== 'ready' ? null : (
-            <div className="papers-empty">
-              <h2 className="set-view-title">Start a paper set</h2>
-              <p>
-                Name a set on the left, then drop PDFs or QASPER JSON anywhere on this page, pick
-                files, or fetch papers by arXiv id. Each paper&rsquo;s text is extracted once and
-                kept in the workspace; you can then read it beside its PDF, search the set and see
-                its map.
-              </p>
-            </div>
+            <NoSetsYet />
           )}
         </div>
       </div>
-      {drop.over && (
-        <div className="papers-drop-overlay" aria-hidden="true">
-          <p>
-            {target
-              ? `Drop to add to ${target.set}${target.isNew ? ' (new set)' : ''}`
-              : 'Name a set first, then drop the files'}
-          </p>
-        </div>
-      )}
+      {drop.over && <DropOverlay target={target} />}
     </section>
+  );
+}
+
+/** The set an import goes to: the typed new name when it is valid, else the selected set. */
+function useImportTarget(setNames: readonly string[], selected: string | undefined) {
+  const [newName, setNewName] = useState('');
+  const typed = newName.trim();
+  const nameCheck = SetName.safeParse(typed);
+  const newNameProblem =
+    typed !== '' && !nameCheck.success ? nameCheck.error.issues[0]?.message : undefined;
+  const target: ImportTarget | undefined =
+    typed !== '' && nameCheck.success
+      ? { set: typed, isNew: !setNames.includes(typed) }
+      : typed === '' && selected !== undefined
+        ? { set: selected, isNew: false }
+        : undefined;
+  return { newName, setNewName, newNameProblem, target };
+}
+
+/** An import that creates a set opens it when it finishes. */
+function useOpenCreatedSet(
+  job: PaperImport['job'],
+  setNames: readonly string[],
+  onOpened: () => void,
+) {
+  const navigate = useNavigate();
+  const createdSet = useRef<string | null>(null);
+  const isKnownSet = useEffectEvent((name: string) => setNames.includes(name));
+  const opened = useEffectEvent(onOpened);
+  useEffect(() => {
+    if (job?.status === 'running' && !isKnownSet(job.set)) createdSet.current = job.set;
+    if (job?.status !== 'finished' || createdSet.current !== job.set) return;
+    createdSet.current = null;
+    opened();
+    void navigate(papersHref({ set: job.set }));
+  }, [job, navigate]);
+}
+
+function NoSetsYet() {
+  return (
+    <div className="papers-empty">
+      <h2 className="set-view-title">Start a paper set</h2>
+      <p>
+        Name a set on the left, then drop PDFs or QASPER JSON anywhere on this page, pick files, or
+        fetch papers by arXiv id. Each paper&rsquo;s text is extracted once and kept in the
+        workspace; you can then read it beside its PDF, search the set and see its map.
+      </p>
+    </div>
+  );
+}
+
+function DropOverlay({ target }: { target: ImportTarget | undefined }) {
+  return (
+    <div className="papers-drop-overlay" aria-hidden="true">
+      <p>
+        {target
+          ? `Drop to add to ${target.set}${target.isNew ? ' (new set)' : ''}`
+          : 'Name a set first, then drop the files'}
+      </p>
+    </div>
   );
 }
 

@@ -2,8 +2,9 @@
 // page, with one highlighted range (from ?hl= or a selection in the text) shown in both.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import type { PaperDetail, Section } from '../../../../app/api/index.ts';
+import type { HighlightBox, PaperDetail, Section } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
+import type { Failure } from './failure.ts';
 import type { HighlightRange } from './highlight-tones.ts';
 import { pageOfOffset } from './page-text.ts';
 import { PaperText, type PaperTextHandle } from './PaperText.tsx';
@@ -79,15 +80,8 @@ interface Focus {
   reveal: boolean;
 }
 
-function ReaderBody({
-  set,
-  paper,
-  hl,
-}: {
-  set: string;
-  paper: PaperDetail;
-  hl: CharRange | undefined;
-}) {
+// The highlighted range: the link's ?hl= (clipped to the text) until the user selects another.
+function useReaderFocus(paper: PaperDetail, hl: CharRange | undefined) {
   const valid = (range: CharRange | undefined) =>
     range && range.start < paper.fullText.length
       ? { start: range.start, end: Math.min(range.end, paper.fullText.length) }
@@ -101,25 +95,24 @@ function ReaderBody({
     setShownLink(linkedKey);
     setFocus(linked && { range: linked, reveal: true });
   }
+  return [focus, setFocus] as const;
+}
 
-  const ranges = useMemo<HighlightRange[]>(
-    () => (focus ? [{ key: 'focus', ...focus.range, tone: 'amber' }] : []),
-    [focus],
-  );
-  const { highlights, failure } = usePaperHighlight(set, paper.id, ranges, paper.hasPdf);
+// The text and the PDF scroll in step by page, and to the focus when it is to be revealed.
+function useLinkedPanels(
+  paper: PaperDetail,
+  focus: Focus | undefined,
+  firstBox: HighlightBox | undefined,
+) {
   const textRef = useRef<PaperTextHandle>(null);
   const pdfRef = useRef<HighlightedPdfHandle>(null);
   const lastPage = useRef({ text: -1, pdf: -1 });
-
   useEffect(() => {
     if (focus?.reveal) textRef.current?.scrollToOffset(focus.range.start);
   }, [focus]);
-
-  const firstBox = highlights[0]?.boxes[0];
   useEffect(() => {
     if (firstBox) pdfRef.current?.revealBox(firstBox);
   }, [firstBox]);
-
   const openSection = (section: Section) => {
     textRef.current?.scrollToOffset(section.start);
     pdfRef.current?.scrollToPage(pageOfOffset(paper.pageStarts, section.start));
@@ -134,67 +127,57 @@ function ReaderBody({
     lastPage.current = { text: page, pdf: page };
     textRef.current?.scrollToPage(page);
   };
+  return { textRef, pdfRef, openSection, onTextPage, onPdfPage };
+}
 
+function ReaderBody({
+  set,
+  paper,
+  hl,
+}: {
+  set: string;
+  paper: PaperDetail;
+  hl: CharRange | undefined;
+}) {
+  const [focus, setFocus] = useReaderFocus(paper, hl);
+  const ranges = useMemo<HighlightRange[]>(
+    () => (focus ? [{ key: 'focus', ...focus.range, tone: 'amber' }] : []),
+    [focus],
+  );
+  const { highlights, failure } = usePaperHighlight(set, paper.id, ranges, paper.hasPdf);
+  const panels = useLinkedPanels(paper, focus, highlights[0]?.boxes[0]);
   const boxPages = [...new Set(highlights.flatMap((h) => h.boxes.map((box) => box.page + 1)))];
   return (
     <>
-      <div className="paper-focus-bar" data-testid="paper-focus" aria-live="polite">
-        {focus ? (
-          <>
-            <span>
-              Highlighted characters {focus.range.start.toLocaleString()}–
-              {focus.range.end.toLocaleString()}
-              {boxPages.length > 0 && ` on page ${boxPages.join(', ')}`}
-            </span>
-            <Link
-              to={papersHref({ set, paperId: paper.id, hl: focus.range })}
-              className="papers-link"
-              replace
-            >
-              Link to this span
-            </Link>
-            <button
-              type="button"
-              className="papers-link-button"
-              onClick={() => {
-                setFocus(undefined);
-              }}
-            >
-              Clear
-            </button>
-          </>
-        ) : (
-          <span className="papers-muted">
-            {paper.hasPdf
-              ? 'Select text in the middle panel to highlight it on the PDF.'
-              : 'Select text to highlight it.'}
-          </span>
-        )}
-        {failure && (
-          <span className="papers-failure" role="alert">
-            {failure.name}: {failure.message}
-          </span>
-        )}
-      </div>
+      <FocusBar
+        set={set}
+        paper={paper}
+        focus={focus}
+        boxPages={boxPages}
+        failure={failure}
+        onClear={() => {
+          setFocus(undefined);
+        }}
+      />
       <div className={`paper-reader-body${paper.hasPdf ? '' : ' text-only'}`}>
-        <SectionOutline sections={paper.sectionList} onOpen={openSection} />
+        <SectionOutline sections={paper.sectionList} onOpen={panels.openSection} />
         <PaperText
-          ref={textRef}
+          ref={panels.textRef}
           text={paper.fullText}
           pageStarts={paper.pageStarts}
           ranges={ranges}
           onSelectRange={(range) => {
             setFocus({ range, reveal: false });
           }}
-          onUserPageChange={onTextPage}
+          onUserPageChange={panels.onTextPage}
         />
         {paper.hasPdf ? (
           <HighlightedPdf
-            ref={pdfRef}
+            ref={panels.pdfRef}
             set={set}
             paperId={paper.id}
             highlights={highlights}
-            onUserPageChange={onPdfPage}
+            onUserPageChange={panels.onPdfPage}
           />
         ) : (
           <p className="paper-no-pdf" data-testid="paper-no-pdf">
@@ -203,5 +186,56 @@ function ReaderBody({
         )}
       </div>
     </>
+  );
+}
+
+function FocusBar({
+  set,
+  paper,
+  focus,
+  boxPages,
+  failure,
+  onClear,
+}: {
+  set: string;
+  paper: PaperDetail;
+  focus: Focus | undefined;
+  boxPages: readonly number[];
+  failure: Failure | undefined;
+  onClear: () => void;
+}) {
+  return (
+    <div className="paper-focus-bar" data-testid="paper-focus" aria-live="polite">
+      {focus ? (
+        <>
+          <span>
+            Highlighted characters {focus.range.start.toLocaleString()}–
+            {focus.range.end.toLocaleString()}
+            {boxPages.length > 0 && ` on page ${boxPages.join(', ')}`}
+          </span>
+          <Link
+            to={papersHref({ set, paperId: paper.id, hl: focus.range })}
+            className="papers-link"
+            replace
+          >
+            Link to this span
+          </Link>
+          <button type="button" className="papers-link-button" onClick={onClear}>
+            Clear
+          </button>
+        </>
+      ) : (
+        <span className="papers-muted">
+          {paper.hasPdf
+            ? 'Select text in the middle panel to highlight it on the PDF.'
+            : 'Select text to highlight it.'}
+        </span>
+      )}
+      {failure && (
+        <span className="papers-failure" role="alert">
+          {failure.name}: {failure.message}
+        </span>
+      )}
+    </div>
   );
 }

@@ -2,9 +2,17 @@
 // Highlight API (no DOM changes, so a live selection survives). Selecting text reports its range;
 // user scrolls report the page of the first visible character. Only one PaperText is mounted at a
 // time: the highlight names are document-wide.
-import { useEffect, useEffectEvent, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
+import {
+  useEffect,
+  useEffectEvent,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  type Ref,
+  type RefObject,
+} from 'react';
 import { highlightTones, textHighlightName, type HighlightRange } from './highlight-tones.ts';
-import { pageSegments } from './page-text.ts';
+import { pageSegments, type PageSegment } from './page-text.ts';
 import type { CharRange } from './route.ts';
 import { domRange, selectedRange } from './text-ranges.ts';
 import { useUserScroll } from './useUserScroll.ts';
@@ -38,44 +46,42 @@ export function PaperText({
   const preRef = useRef<HTMLPreElement>(null);
   const segments = useMemo(() => pageSegments(text.length, pageStarts), [text, pageStarts]);
   const showsPages = pageStarts.length > 1;
-  const reportSelection = useEffectEvent(onSelectRange);
 
-  const pageAtTop = (element: HTMLElement): number => {
-    const blocks = preRef.current?.children ?? [];
-    let found = 0;
-    for (let index = 0; index < blocks.length; index++) {
-      const block = blocks[index];
-      if (block instanceof HTMLElement && block.offsetTop <= element.scrollTop + 1) found = index;
-    }
-    return segments[found]?.page ?? 0;
-  };
-
-  const { scrollTo } = useUserScroll(scrollerRef, (element) => {
-    onUserPageChange?.(pageAtTop(element));
-  });
-
-  useImperativeHandle(
+  usePanelScrolling({
+    scrollerRef,
+    preRef,
+    segments,
+    textLength: text.length,
+    onUserPageChange,
     ref,
-    () => ({
-      scrollToOffset: (offset) => {
-        const scroller = scrollerRef.current;
-        const pre = preRef.current;
-        if (!scroller || !pre) return;
-        const range = domRange(pre, segments, offset, Math.min(offset + 1, text.length));
-        if (!range) return;
-        const rect = range.getBoundingClientRect();
-        const top = rect.top - scroller.getBoundingClientRect().top + scroller.scrollTop;
-        scrollTo(top - scroller.clientHeight / 3);
-      },
-      scrollToPage: (page) => {
-        const block = preRef.current?.children[page];
-        if (block instanceof HTMLElement) scrollTo(block.offsetTop);
-      },
-    }),
-    [segments, text.length, scrollTo],
-  );
+  });
+  useTextHighlights(preRef, ranges, segments);
+  useSettledSelection(preRef, onSelectRange);
 
-  // Highlights: one registry entry per tone, rebuilt when the ranges or the text change.
+  return (
+    <div ref={scrollerRef} className="paper-text-scroller" data-testid="paper-text-panel">
+      <pre ref={preRef} className="paper-text" data-testid="paper-text">
+        {segments.map((segment) => (
+          <span
+            key={segment.page}
+            className="paper-text-page"
+            data-page={segment.page}
+            data-label={showsPages ? `Page ${String(segment.page + 1)}` : undefined}
+          >
+            {text.slice(segment.start, segment.end)}
+          </span>
+        ))}
+      </pre>
+    </div>
+  );
+}
+
+// Highlights: one registry entry per tone, rebuilt when the ranges or the text change.
+function useTextHighlights(
+  preRef: RefObject<HTMLPreElement | null>,
+  ranges: readonly HighlightRange[],
+  segments: readonly PageSegment[],
+) {
   useEffect(() => {
     const pre = preRef.current;
     if (!pre || typeof CSS === 'undefined' || !('highlights' in CSS)) return;
@@ -93,9 +99,15 @@ export function PaperText({
     return () => {
       for (const name of names) CSS.highlights.delete(name);
     };
-  }, [ranges, segments]);
+  }, [preRef, ranges, segments]);
+}
 
-  // Selection: reported once it settles (pointer up, or a pause in keyboard selection).
+// Selection: reported once it settles (pointer up, or a pause in keyboard selection).
+function useSettledSelection(
+  preRef: RefObject<HTMLPreElement | null>,
+  onSelectRange: (range: CharRange) => void,
+) {
+  const reportSelection = useEffectEvent(onSelectRange);
   useEffect(() => {
     const pre = preRef.current;
     if (!pre) return;
@@ -127,22 +139,57 @@ export function PaperText({
       pre.removeEventListener('pointerdown', onPointerDown);
       window.removeEventListener('pointerup', onPointerUp);
     };
-  }, []);
+  }, [preRef]);
+}
 
-  return (
-    <div ref={scrollerRef} className="paper-text-scroller" data-testid="paper-text-panel">
-      <pre ref={preRef} className="paper-text" data-testid="paper-text">
-        {segments.map((segment) => (
-          <span
-            key={segment.page}
-            className="paper-text-page"
-            data-page={segment.page}
-            data-label={showsPages ? `Page ${String(segment.page + 1)}` : undefined}
-          >
-            {text.slice(segment.start, segment.end)}
-          </span>
-        ))}
-      </pre>
-    </div>
+// User scrolls report the page at the top; the handle scrolls to an offset or a page.
+function usePanelScrolling({
+  scrollerRef,
+  preRef,
+  segments,
+  textLength,
+  onUserPageChange,
+  ref,
+}: {
+  scrollerRef: RefObject<HTMLDivElement | null>;
+  preRef: RefObject<HTMLPreElement | null>;
+  segments: readonly PageSegment[];
+  textLength: number;
+  onUserPageChange: ((page: number) => void) | undefined;
+  ref: Ref<PaperTextHandle> | undefined;
+}) {
+  const pageAtTop = (element: HTMLElement): number => {
+    const blocks = preRef.current?.children ?? [];
+    let found = 0;
+    for (let index = 0; index < blocks.length; index++) {
+      const block = blocks[index];
+      if (block instanceof HTMLElement && block.offsetTop <= element.scrollTop + 1) found = index;
+    }
+    return segments[found]?.page ?? 0;
+  };
+
+  const { scrollTo } = useUserScroll(scrollerRef, (element) => {
+    onUserPageChange?.(pageAtTop(element));
+  });
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      scrollToOffset: (offset) => {
+        const scroller = scrollerRef.current;
+        const pre = preRef.current;
+        if (!scroller || !pre) return;
+        const range = domRange(pre, segments, offset, Math.min(offset + 1, textLength));
+        if (!range) return;
+        const rect = range.getBoundingClientRect();
+        const top = rect.top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+        scrollTo(top - scroller.clientHeight / 3);
+      },
+      scrollToPage: (page) => {
+        const block = preRef.current?.children[page];
+        if (block instanceof HTMLElement) scrollTo(block.offsetTop);
+      },
+    }),
+    [segments, textLength, scrollTo],
   );
 }
