@@ -164,6 +164,7 @@ function useKeepInSight(
   }, [selectedId, points]);
 }
 
+// React Flow's props are most of this; layout, framing and following are hooks above.
 export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: AgentTreeProps) {
   const points = useTreeLayout(snapshot);
   const [builder] = useState(() => new TreeGraphBuilder());

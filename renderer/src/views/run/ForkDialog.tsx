@@ -38,6 +38,7 @@ function useFork(onClose: () => void) {
   return { start, forking, failure };
 }
 
+// The edit state is the dialog's own and the rest is its markup; the fork itself is useFork.
 export function ForkDialog({ target, onClose }: { target: ForkTarget; onClose: () => void }) {
   const { runId, agent, turn } = target;
   const recordedCode = turn.code.map((block) => block.code).join('\n\n');

@@ -38,6 +38,7 @@ function useStartRun() {
   return { start, failure, starting };
 }
 
+// The form's fields are components and starting is useStartRun; what is left is their wiring.
 export function StartRunForm() {
   const api = useApi();
   const sets = useEngineQuery('sets', async () => (await api.call('papers.sets', {})).sets, {

@@ -93,6 +93,7 @@ export function EndpointForm({ form, onChange, onSaved, onCancel }: EndpointForm
   );
 }
 
+// The form's four fields in order, each a labelled control: long only because it is flat markup.
 function EndpointFields({
   form,
   shown,
