@@ -229,12 +229,53 @@ describe('attacks from model code', () => {
     expect(result.error?.message.length).toBeGreaterThan(0);
   });
 
-  it('str.format reads of built-in globals and closures show no other agent data', async () => {
+  // Format fields walk attributes inside C (str.format) or the stdlib (string.Formatter), out of
+  // the AST guard's sight: each route is refused with the guard's own message.
+  it.each([
+    ["'{0.__globals__}'.format(search)", '__globals__'],
+    ["'{0.__closure__}'.format(FINAL_VAR)", '__closure__'],
+    ["'{f.__globals__[host]}'.format_map({'f': rlm_query})", '__globals__'],
+    ["str.format('{0.__init__.__globals__}', search)", '__globals__'],
+    ["('{0.' + '_' * 2 + 'globals' + '_' * 2 + '}').format(search)", '__globals__'],
+    ["getattr('{0.__globals__}', 'format')(search)", '__globals__'],
+    ["vars(str)['format']('{0.__globals__}', search)", '__globals__'],
+    ["import operator\noperator.methodcaller('format', search)('{0.__globals__}')", '__globals__'],
+    ["import operator\noperator.attrgetter('format')('{0.__globals__}')(search)", '__globals__'],
+    ["import functools\nfunctools.partial(str.format, '{0.__globals__}')(search)", '__globals__'],
+    ["'{0:{1.__globals__}}'.format(1, search)", '__globals__'],
+    ["'{0._rlm_guard}'.format(search)", '_rlm_guard'],
+    ["import string\nstring.Formatter().format('{0.__globals__}', search)", '__globals__'],
+    [
+      "import string\nclass F(string.Formatter):\n    pass\nF().vformat('{0.__globals__}', [search], {})",
+      '__globals__',
+    ],
+    ["class S(str):\n    pass\nS('{0.__globals__}').format(search)", '__globals__'],
+  ])('format-string field walk %s is refused', async (code, field) => {
+    const result = await repl.run('attacker', `t = ${code.includes('\n') ? '0\n' + code : code}`);
+    expect(result.error?.type, `${result.stdout}${result.stderr}`).toBe('AttributeError');
+    expect(result.error?.message).toContain(`attribute '${field}'`);
+    expect(result.error?.message).toContain('in this sandbox');
+  });
+
+  it('ordinary formatting still works, string.Formatter included', async () => {
     const result = await repl.run(
       'attacker',
-      "t = '{0.__globals__}'.format(search) + '{0.__closure__}'.format(FINAL_VAR) + '{0.__globals__[host]}'.format(rlm_query)\nprint('XYZZY' in t, type(t).__name__)",
+      [
+        'import string',
+        'from collections import namedtuple',
+        "P = namedtuple('P', 'x y')",
+        'class Box:',
+        '    def __init__(self):',
+        '        self.size = 3',
+        "print('{0} {1:>4} {name} {0!r}'.format('a', 7, name='n'))",
+        "print('{p.x}-{p[1]} {b.size} {0.__class__.__name__}'.format(1, p=P(1, 2), b=Box()))",
+        "print('{a[k]}'.format_map({'a': {'k': 'v'}}), '{:{w}.{p}f}'.format(3.14159, w=8, p=2))",
+        "print(string.Formatter().format('{0.real} {x}', 5, x='y'), f'{Box().size:03d}')",
+        "print(list(map('<{}>'.format, [1, 2])), str.format('{0}', 'u'))",
+      ].join('\n'),
     );
-    expect(result.stdout).toBe('False str\n');
+    expect(result.error, result.stderr).toBeNull();
+    expect(result.stdout).toBe("a    7 n 'a'\n1-2 3 int\nv     3.14\n5 y 003\n['<1>', '<2>'] u\n");
   });
 
   it('tampering with its own builtins stays in its own namespace and is undone', async () => {

@@ -37,6 +37,9 @@ BLOCKED_ATTRS = frozenset({
 # The namedtuple API is the one private-looking surface models legitimately use.
 PUBLIC_PRIVATE_ATTRS = frozenset({'_asdict', '_replace', '_fields', '_make', '_field_defaults'})
 GUARD_PREFIX = '_rlm_'
+# str methods that walk attributes named in their format string (`'{0.__globals__}'.format(f)`):
+# every read of them goes through _rlm_format, which checks the fields first.
+FORMAT_ATTRS = frozenset({'format', 'format_map'})
 
 
 class SandboxError(Exception):
@@ -204,6 +207,10 @@ class _Rewriter(ast.NodeTransformer):
             self.rewritten = True
             call = _guard_call('_rlm_getprivate', node.value, ast.Constant(node.attr))
             return ast.copy_location(call, node)
+        if isinstance(node.ctx, ast.Load) and node.attr in FORMAT_ATTRS:
+            self.rewritten = True
+            call = _guard_call('_rlm_format', node.value, ast.Constant(node.attr))
+            return ast.copy_location(call, node)
         if not isinstance(node.ctx, ast.Load):
             _fail(node, 'attributes can be assigned only as `obj.name = value`, `obj.name += value` or `del obj.name`')
         return node
@@ -312,7 +319,8 @@ def check_tree(tree):
 # - any name starting with '_' (dunders, _rlm_ names, private attributes, class bodies, module
 #   annotations, super()'s __class__ cell): co_names, co_varnames, co_cellvars and co_freevars of
 #   every code object (names stay there even when the compiler drops unreachable code);
-# - frame, traceback and code fields (BLOCKED_ATTRS): co_names;
+# - frame, traceback and code fields (BLOCKED_ATTRS) and `.format`/`.format_map` reads
+#   (FORMAT_ATTRS): co_names;
 # - attribute stores and deletes in any form (=, +=, annotated, del, for/with/comprehension
 #   targets), and class patterns (their keyword attributes): STORE_ATTR, DELETE_ATTR, MATCH_CLASS;
 # - rebinding a reserved name at module level (any binding statement, walrus in a comprehension):
@@ -337,7 +345,7 @@ def _code_needs_rewriter(code):
         for name in group:
             if name.startswith('_'):
                 return True
-    if not BLOCKED_ATTRS.isdisjoint(names):
+    if not BLOCKED_ATTRS.isdisjoint(names) or not FORMAT_ATTRS.isdisjoint(names):
         return True
     ops = code.co_code[::2]  # opcodes (co_code is de-optimised: inline caches are 0, CACHE)
     for op in _SLOW_OPS:

@@ -65,7 +65,7 @@ def make_builtins(guard, agent_builtins):
 
     def getattr_(obj, name, *default):
         check(name, obj)
-        return getattr(obj, name, *default)
+        return runtime.guard_format_value(getattr(obj, name, *default))
 
     def hasattr_(obj, name):
         try:
@@ -86,6 +86,9 @@ def make_builtins(guard, agent_builtins):
         check(name, obj)
         return getattr(obj, name)
 
+    def format_attr(obj, name):
+        return runtime.guard_format_value(getattr(obj, name))
+
     def inplace(op, current, value):
         if type(op) is not str or op not in _INPLACE:
             raise ValueError(f'unknown in-place operator {op!r}')
@@ -98,7 +101,7 @@ def make_builtins(guard, agent_builtins):
             raise TypeError(f'vars expected at most 1 argument, got {len(args)}')
         target = args[0]
         mine = guard.owns(target) or guard.owns(type(target))
-        return {key: value for key, value in vars(target).items()
+        return {key: runtime.guard_format_value(value) for key, value in vars(target).items()
                 if not key.startswith('_') or (mine and not ast_guard.is_dunder(key))}
 
     def locals_():
@@ -126,7 +129,7 @@ def make_builtins(guard, agent_builtins):
         'eval': eval_, 'exec': exec_, 'getattr': getattr_, 'hasattr': hasattr_, 'setattr': setattr_,
         'delattr': delattr_, 'vars': vars_, 'locals': locals_, 'type': type_,
         '_rlm_setattr': setattr_, '_rlm_delattr': delattr_, '_rlm_getprivate': getprivate,
-        '_rlm_inplace': inplace,
+        '_rlm_inplace': inplace, '_rlm_format': format_attr,
     })
     return agent_builtins
 

@@ -19,7 +19,6 @@ LAZY_IMPORTS = frozenset({
 })
 # Names withheld from a module's proxy (shared registries, eval of text, redirects, file access).
 REMOVED = {
-    'string': {'Formatter'},
     'typing': {'get_type_hints', 'ForwardRef', 'evaluate_forward_ref', 'get_args', 'get_origin',
                'overload', 'get_overloads', 'clear_overloads', 'no_type_check',
                'no_type_check_decorator', 'dataclass_transform', 'get_protocol_members'},

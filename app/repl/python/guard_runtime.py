@@ -2,6 +2,7 @@
 # attribute guards the AST rewriter calls), and an audit hook that refuses host access while
 # model code runs. Invariant: classes and modules shared by all agents are never mutated by one,
 # and private state is readable only on objects of classes the agent itself defined.
+import _string
 import operator
 import sys
 import types
@@ -69,6 +70,73 @@ def _guard_stdlib_eval():
         typing.evaluate_forward_ref = refusing(typing.evaluate_forward_ref, 'typing.evaluate_forward_ref')
 
 
+def refuse_format_walks(template, depth=0):
+    """Raises AttributeError when a format string's fields read an attribute the guard refuses
+    elsewhere (dunders outside the safe set, private and sandbox names, frame fields). Nested
+    fields in format specs are checked too; a malformed template is left for format() to report."""
+    if not isinstance(template, str) or depth > 2:
+        return
+    try:
+        parts = list(_string.formatter_parser(template))
+    except ValueError:
+        return
+    for _literal, field, spec, _conversion in parts:
+        if field is not None:
+            refuse_field_walk(field)
+        if spec:
+            refuse_format_walks(spec, depth + 1)
+
+
+def refuse_field_walk(field):
+    try:
+        _first, rest = _string.formatter_field_name_split(field)
+        rest = list(rest)
+    except ValueError:
+        return
+    for is_attribute, name in rest:
+        if not is_attribute:
+            continue
+        reason = ast_guard.attribute_refusal(name)
+        if reason is None and name.startswith('_') and not ast_guard.is_dunder(name) \
+                and name not in ast_guard.PUBLIC_PRIVATE_ATTRS:
+            reason = 'private and sandbox attributes cannot be read through a format field'
+        if reason:
+            raise AttributeError(f'format field {{{field}}}: attribute {name!r}: {reason} in this sandbox')
+
+
+def _checked_formatter(method, bound):
+    """str.format or str.format_map (bound to its template, or not) that checks its fields first."""
+    def checked(*args, **kwargs):
+        refuse_format_walks(method.__self__ if bound else (args[0] if args else None))
+        return method(*args, **kwargs)
+    checked.__name__ = checked.__qualname__ = method.__name__
+    checked.__doc__ = method.__doc__
+    return checked
+
+
+def guard_format_value(value):
+    """`value` itself, or the checked version when it is str.format or str.format_map."""
+    if value is str.format or value is str.format_map:
+        return _checked_formatter(value, bound=False)
+    if type(value) is types.BuiltinMethodType and isinstance(value.__self__, str) \
+            and value.__name__ in ast_guard.FORMAT_ATTRS:
+        return _checked_formatter(value, bound=True)
+    return value
+
+
+def _guard_string_formatter():
+    """string.Formatter reads fields by getattr in Python code: check them while models run."""
+    import string
+    original = string.Formatter.get_field
+
+    def get_field(self, field_name, args, kwargs):
+        if active[0]:
+            refuse_field_walk(field_name)
+        return original(self, field_name, args, kwargs)
+
+    string.Formatter.get_field = get_field
+
+
 def _freeze_shared_tables():
     """Public mutable tables on shared classes would let one agent plant objects another one uses."""
     import textwrap
@@ -80,6 +148,7 @@ def setup(guard_ast, guard_modules):
     ast_guard, modules = guard_ast, guard_modules
     modules.preload()
     _guard_stdlib_eval()
+    _guard_string_formatter()
     _freeze_shared_tables()
     install_audit_hook()
 
@@ -220,10 +289,15 @@ class AgentGuard:
                 raise TypeError('attrgetter() takes plain str names')
             for part in name.split('.'):
                 self.check_name(part, object())  # private parts are refused: the target is unknown here
-        return operator.attrgetter(*names)
+        getter = operator.attrgetter(*names)
+        if len(names) == 1:
+            return lambda obj: guard_format_value(getter(obj))
+        return lambda obj: tuple(guard_format_value(value) for value in getter(obj))
 
     def _methodcaller(self, name, *args, **kwargs):
         self.check_name(name, object())
+        if name in ast_guard.FORMAT_ATTRS:
+            return lambda obj: guard_format_value(getattr(obj, name))(*args, **kwargs)
         return operator.methodcaller(name, *args, **kwargs)
 
 
