@@ -44,6 +44,18 @@ export const TrainConfig = z
     /** Sampling temperature of the rollouts: GRPO needs different rollouts of one question. */
     temperature: z.number().positive().max(2).default(1),
     steps: z.number().int().positive().default(100),
+    /**
+     * Validation without training: every `every` steps (and on the last), `count` held-out questions
+     * (the set's last ones) are rolled out `k` times each; pass@k and the mean reward are logged.
+     */
+    validation: z
+      .object({
+        every: z.number().int().positive().default(5),
+        k: z.number().int().positive().default(4),
+        count: z.number().int().positive().default(8),
+      })
+      .strict()
+      .optional(),
     checkpointEvery: z.number().int().positive().default(10),
     seed: z.number().int().default(0),
   })
@@ -56,6 +68,9 @@ export const GroupRollout = z.object({
   reward: z.number(),
   advantage: z.number(),
 });
+
+/** A figure added after the first metrics files were written: absent (old files) reads as missing. */
+const added = z.number().nullable().optional();
 
 /** What one training step logs: one line of the job's metrics.jsonl, one point on each chart. */
 export const StepMetrics = z.object({
@@ -77,9 +92,69 @@ export const StepMetrics = z.object({
   clipFraction: z.number().nullable(),
   turnsPerRollout: z.number().nullable(),
   childrenPerRollout: z.number().nullable(),
+  /** The mean over groups of each group's reward standard deviation (TRL's reward_std). */
+  rewardStd: added,
+  /** Groups whose rollouts all scored alike: their advantages are 0, they teach nothing. */
+  zeroVarianceShare: added,
+  zeroVarianceGroups: added,
+  /** Response tokens of each sampled agent turn, and the share of turns cut at the token limit. */
+  responseLengthMean: added,
+  responseLengthMin: added,
+  responseLengthMax: added,
+  truncatedShare: added,
+  /** Of the trained tokens (response tokens of trained turns): the roots' share and the children's. */
+  rootTokenShare: added,
+  childTokenShare: added,
+  /** Validation steps only: share of held-out questions with a reward > 0 among k samples. */
+  passAtK: added,
+  validationRewardMean: added,
+  /** Wall time of the step's phases, in seconds (validation on the steps that ran it). */
+  rolloutSeconds: added,
+  rewardSeconds: added,
+  backwardSeconds: added,
+  optimizerSeconds: added,
+  validationSeconds: added,
   groups: z.array(z.object({ questionId: z.string(), rollouts: z.array(GroupRollout) })),
 });
 export type StepMetrics = z.infer<typeof StepMetrics>;
+
+/** One turn of an agent that got gradient in a step, and its action-token count. */
+export const TrainedTurn = z.object({
+  turn: z.number().int().nonnegative(),
+  tokens: z.number().int(),
+});
+
+/** How one agent of a rollout counted in its step's loss. */
+export const AgentTraining = z.object({
+  agentId: z.string(),
+  /** The advantage its turns trained with: the root's, inherited by every child. */
+  advantage: z.number(),
+  inherited: z.boolean(),
+  /** Its turns' summed loss weight relative to the root's (1/k for each of k children, ...). */
+  weight: z.number(),
+  /** The loss weight of each of its action tokens. */
+  tokenWeight: z.number(),
+  trainedTurns: z.array(TrainedTurn),
+});
+export type AgentTraining = z.infer<typeof AgentTraining>;
+
+/** One rollout of a GRPO step as the trainer used it (a line of the job's rollouts/step-N.jsonl). */
+export const RolloutTraining = z.object({
+  step: z.number().int().positive(),
+  questionId: z.string(),
+  runId: z.string(),
+  reward: z.number(),
+  advantage: z.number(),
+  agents: z.array(AgentTraining),
+  group: z.object({
+    mean: z.number(),
+    std: z.number(),
+    zeroVariance: z.boolean(),
+    runIds: z.array(z.string()),
+    rewards: z.array(z.number()),
+  }),
+});
+export type RolloutTraining = z.infer<typeof RolloutTraining>;
 
 export const TrainJobStatus = z.enum(['running', 'paused', 'done', 'failed']);
 export type TrainJobStatus = z.infer<typeof TrainJobStatus>;
@@ -114,6 +189,14 @@ export const trainCommands = {
     summary: "A job's logged steps, for its charts.",
     request: z.object({ jobId }).strict(),
     response: z.object({ job: TrainJob, metrics: z.array(StepMetrics) }),
+  },
+  'train.rollout': {
+    summary:
+      'How one rollout of a job was trained: reward, advantage and weight per agent, trained turns, its group.',
+    request: z
+      .object({ jobId, runId: z.string().min(1), step: z.number().int().positive().optional() })
+      .strict(),
+    response: z.object({ rollout: RolloutTraining }),
   },
   'train.stop': {
     summary: 'Pauses a running job after its current step, with a checkpoint.',

@@ -19,7 +19,7 @@ export function trainJobCommand(): Command {
     )
     .action(async (dir: string, options: { startOnStdin?: boolean }) => {
       // Loaded here, not with the program: the rest of the CLI starts without training's modules.
-      const { parseTrainerStart, runGrpoJob, runLocalJob, TablePolicy, TOY_MODEL, ...toy } =
+      const { parseTrainerStart, runLocalJob, runToyJob, TOY_MODEL } =
         await import('../../training/rl/index.ts');
       const start: TrainerStart = options.startOnStdin
         ? parseTrainerStart(await readAll(process.stdin))
@@ -39,16 +39,7 @@ export function trainJobCommand(): Command {
       };
       let result: TrainJobResult;
       if (config.baseModel === TOY_MODEL) {
-        const policy = new TablePolicy('xyzab');
-        result = await runGrpoJob({
-          policy,
-          questions: toy.toyQuestions,
-          ...toy.toyEnvironment(policy, config.temperature),
-          config,
-          dir,
-          signal: controller.signal,
-          onStep,
-        });
+        result = await runToyJob({ config, dir, signal: controller.signal, onStep });
       } else {
         result = await runLocalJob({
           config,

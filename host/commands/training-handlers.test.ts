@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TrainConfig, type ApiEvent, type ApiEventOf, type TrainJob } from '../../app/api/index.ts';
 import type { ApiKeyVault } from '../../app/models/index.ts';
-import { openWorkspace, type Workspace } from '../../app/store/index.ts';
+import { openWorkspace, RunStore, type Workspace } from '../../app/store/index.ts';
 import { composeEngine } from '../compose/compose.ts';
 import type { Host } from './command-host.ts';
 import { spawnTrainer } from '../children/trainer-process.ts';
 import type { TrainerStart } from '../../training/rl/trainer-start.ts';
+import { RolloutNotTrainedError } from './train-rollouts.ts';
 import {
   TrainJobNotFoundError,
   trainingHandlers,
@@ -67,6 +68,34 @@ describe('training jobs', () => {
     expect(done).toMatchObject({ status: 'done', step: 6, error: null });
     expect(metrics.at(-1)?.rewardMean).toBeGreaterThan(metrics[0]?.rewardMean ?? 1);
     expect((await handlers['train.jobs']({})).jobs.map((j) => j.id)).toEqual([job.id]);
+  }, 60_000);
+
+  it('tells how a rollout of a job was trained, and stores it as a run of the workspace', async () => {
+    const { job } = await handlers['train.start']({ name: 'toy run', config: toy(3) });
+    await until(() => changes('done').length > 0);
+    const { metrics } = await handlers['train.metrics']({ jobId: job.id });
+    const logged = metrics[1]?.groups[0]?.rollouts[2];
+    if (!logged) throw new Error('no rollout logged at step 2');
+    const { rollout } = await handlers['train.rollout']({ jobId: job.id, runId: logged.runId });
+    expect(rollout).toMatchObject({ step: 2, runId: logged.runId, reward: logged.reward });
+    expect(rollout.advantage).toBeCloseTo(logged.advantage, 12);
+    expect(rollout.agents.map((a) => [a.agentId, a.inherited])).toEqual([
+      ['0', false],
+      ['0.0', true],
+    ]);
+    expect(rollout.group.runIds).toContain(logged.runId);
+    expect(
+      await handlers['train.rollout']({ jobId: job.id, runId: logged.runId, step: 2 }),
+    ).toEqual({ rollout });
+    await expect(
+      handlers['train.rollout']({ jobId: job.id, runId: logged.runId, step: 3 }),
+    ).rejects.toThrow(RolloutNotTrainedError);
+    const workspace = openWorkspace(dir);
+    try {
+      expect(new RunStore(workspace.db).has(logged.runId)).toBe(true);
+    } finally {
+      workspace.close();
+    }
   }, 60_000);
 
   it('pauses a job at a step boundary and resumes it from its checkpoint', async () => {

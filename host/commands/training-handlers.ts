@@ -17,6 +17,7 @@ import {
 } from '../../app/api/index.ts';
 // The start message's module alone: training/rl's index would load the training engine here.
 import type { TrainerStart } from '../../training/rl/trainer-start.ts';
+import { findRolloutTraining } from './train-rollouts.ts';
 
 /** A running trainer process as the host sees it. */
 export interface TrainerProcess {
@@ -70,7 +71,8 @@ const JobFile = z.object({
 });
 type JobFile = z.infer<typeof JobFile>;
 
-type TrainCommand = 'train.jobs' | 'train.start' | 'train.metrics' | 'train.stop' | 'train.resume';
+type TrainCommand =
+  'train.jobs' | 'train.start' | 'train.metrics' | 'train.rollout' | 'train.stop' | 'train.resume';
 export type TrainingHandlers = {
   [C in TrainCommand]: (args: CommandArgs<C>) => Promise<CommandResponse<C>>;
 };
@@ -233,6 +235,11 @@ export function trainingHandlers(
     'train.metrics': async ({ jobId }) => {
       const job = await readJob(jobId);
       return { job: await view(job), metrics: await metricsOf(jobId) };
+    },
+
+    'train.rollout': async ({ jobId, runId, step }) => {
+      await readJob(jobId);
+      return { rollout: await findRolloutTraining(jobDir(jobId), jobId, runId, step) };
     },
 
     'train.stop': async ({ jobId }) => {

@@ -52,17 +52,32 @@ export class RolloutGroupError extends Error {
   override name = 'RolloutGroupError';
 }
 
-/** A_g = (r_g - mean) / (std + epsilon) over one group, population standard deviation. */
-export function groupAdvantages(rewards: readonly number[], epsilon = 1e-6): number[] {
+/** A group's reward mean and population standard deviation; zeroVariance: every reward alike. */
+export interface GroupStats {
+  mean: number;
+  std: number;
+  zeroVariance: boolean;
+}
+
+export function groupStats(rewards: readonly number[]): GroupStats {
   if (rewards.length === 0) throw new RolloutGroupError('a GRPO group needs at least one rollout');
   for (const r of rewards) {
     if (!Number.isFinite(r)) throw new RolloutGroupError(`reward ${r} is not a finite number`);
   }
   const mean = rewards.reduce((s, r) => s + r, 0) / rewards.length;
-  const variance = rewards.reduce((s, r) => s + (r - mean) ** 2, 0) / rewards.length;
-  const std = Math.sqrt(variance);
+  // Compared exactly, not through the std: n equal rewards can give a mean a rounding off them.
+  const zeroVariance = rewards.every((r) => r === rewards[0]);
+  const variance = zeroVariance
+    ? 0
+    : rewards.reduce((s, r) => s + (r - mean) ** 2, 0) / rewards.length;
+  return { mean: zeroVariance ? (rewards[0] ?? 0) : mean, std: Math.sqrt(variance), zeroVariance };
+}
+
+/** A_g = (r_g - mean) / (std + epsilon) over one group, population standard deviation. */
+export function groupAdvantages(rewards: readonly number[], epsilon = 1e-6): number[] {
+  const { mean, std, zeroVariance } = groupStats(rewards);
   // Equal rewards carry no signal; dividing 0 by epsilon would still be 0, but say it plainly.
-  if (std === 0) return rewards.map(() => 0);
+  if (zeroVariance) return rewards.map(() => 0);
   return rewards.map((r) => (r - mean) / (std + epsilon));
 }
 

@@ -1,10 +1,18 @@
 // One GRPO step (RLM-SPEC section 5): G rollouts per question, rewards, advantages inherited down
 // each rollout's agent tree, the clipped PPO + KL loss over every agent turn, one optimizer step.
 // One update per batch, so pi_old is the current policy and its log-probs are the detached logp.
-import type { RunEvent, StepMetrics, TrainConfig } from '../../app/api/index.ts';
+import type { RolloutTraining, RunEvent, StepMetrics, TrainConfig } from '../../app/api/index.ts';
 import { weightedSamples, type Rollout, type WeightedSample } from './advantages.ts';
 import type { TokenizedTurn, TrainablePolicy } from './policy.ts';
 import { ppoLoss } from './ppo-loss.ts';
+import { rolloutTrainings } from './rollout-training.ts';
+import {
+  mean,
+  responseLengths,
+  rewardSpread,
+  tokenShares,
+  type SampledTurn,
+} from './step-figures.ts';
 import { rolloutTree, stepSamples } from './trajectory.ts';
 
 export interface RolloutOutcome {
@@ -24,6 +32,8 @@ export interface RolloutRequest {
   index: number;
   /** Sampling seed, a function of the job seed, step, question and index: resumes repeat it. */
   seed: number;
+  /** A validation rollout: sampled to measure the policy, never trained on. */
+  validation?: boolean;
 }
 
 export interface GrpoDeps<Q extends { id: string }> {
@@ -47,22 +57,32 @@ export interface GrpoDeps<Q extends { id: string }> {
   now?: () => number;
 }
 
-type StepFigures = Omit<StepMetrics, 'step' | 'at' | 'elapsedMs' | 'phase'>;
+export type StepFigures = Omit<StepMetrics, 'step' | 'at' | 'elapsedMs' | 'phase'>;
 
+export interface StepResult {
+  figures: StepFigures;
+  /** How each rollout was trained (the job's rollouts/step-N.jsonl). */
+  rollouts: RolloutTraining[];
+}
+
+/** Phases run one after another (as verl times them), so each one's wall time is its own. */
 export async function grpoStep<Q extends { id: string }>(
   deps: GrpoDeps<Q>,
   batch: readonly Q[],
   step: number,
-): Promise<StepFigures> {
+): Promise<StepResult> {
   const { config, policy } = deps;
-  const now = deps.now ?? Date.now;
-  const started = now();
+  const clock = phaseClock(deps.now ?? Date.now);
   const outcomes = await rolloutGroups(deps, batch, step);
-  const { turns, groups } = tokenizeGroups(policy, outcomes);
+  const rolloutSeconds = clock.lap();
+  const scored = await rewardGroups(deps, batch, outcomes);
+  const rewardSeconds = clock.lap();
+  const { turns, groups, sampled } = tokenizeGroups(policy, scored);
   const samples = weightedSamples(groups, { weighting: config.weighting, seed: step });
   // With no KL term a zero advantage contributes nothing: skip those turns' passes.
   const trained = config.beta > 0 ? samples : samples.filter((s) => s.advantage !== 0);
   const { tokens, ...loss } = await accumulate(deps, trained, turns);
+  const backwardSeconds = clock.lap();
   // A step whose groups all scored alike (and no KL term) has nothing to learn from.
   const { gradNorm } =
     trained.length === 0
@@ -71,32 +91,87 @@ export async function grpoStep<Q extends { id: string }>(
           learningRate: config.learningRate,
           maxGradNorm: deps.maxGradNorm ?? 1,
         });
-  const flat = outcomes.flat();
-  const rewards = flat.map((o) => o.reward.reward);
-  const advantages = groups.map((_, q) => samplesAdvantages(samples, q, config.groupSize));
-  const elapsed = Math.max(now() - started, 1);
+  const optimizerSeconds = clock.lap();
+  const rollouts = rolloutTrainings({
+    step,
+    questionIds: batch.map((q) => q.id),
+    groups,
+    runIds: scored.map((group) => group.map((o) => o.outcome.runId)),
+    samples,
+    trained,
+  });
   return {
-    ...loss,
-    gradNorm,
-    tokensPerSecond: (tokens / elapsed) * 1000,
+    figures: {
+      ...loss,
+      ...rolloutFigures(scored, groups, sampled, trained),
+      gradNorm,
+      tokensPerSecond: tokens / Math.max(clock.total(), 0.001),
+      rolloutSeconds,
+      rewardSeconds,
+      backwardSeconds,
+      optimizerSeconds,
+      groups: groupsOf(rollouts),
+    },
+    rollouts,
+  };
+}
+
+/** Seconds since the last lap (or the start), and since the start. */
+function phaseClock(now: () => number) {
+  const started = now();
+  let last = started;
+  return {
+    lap(): number {
+      const at = now();
+      const seconds = (at - last) / 1000;
+      last = at;
+      return seconds;
+    },
+    total: () => (now() - started) / 1000,
+  };
+}
+
+/** What the step's rollouts looked like: rewards and their spread, lengths, shapes, token shares. */
+function rolloutFigures(
+  scored: readonly ScoredRollout[][],
+  groups: readonly Rollout[][],
+  sampled: readonly SampledTurn[],
+  trained: readonly WeightedSample[],
+) {
+  const flat = scored.flat();
+  const rewards = flat.map((o) => o.reward.reward);
+  return {
     rewardMean: mean(rewards),
     rewardMin: Math.min(...rewards),
     rewardMax: Math.max(...rewards),
+    ...rewardSpread(groups.map((group) => group.map((r) => r.reward))),
     precisionMean: meanOrNull(flat.map((o) => o.reward.precision)),
     recallMean: meanOrNull(flat.map((o) => o.reward.recall)),
     turnsPerRollout: mean(flat.map((o) => stepSamples(o.outcome.events).length)),
     childrenPerRollout: mean(
       flat.map((o) => o.outcome.events.filter((e) => e.kind === 'agent.spawned').length - 1),
     ),
-    groups: batch.map((question, q) => ({
-      questionId: question.id,
-      rollouts: (outcomes[q] ?? []).map(({ outcome, reward }, r) => ({
-        runId: outcome.runId,
-        reward: reward.reward,
-        advantage: advantages[q]?.[r] ?? 0,
-      })),
-    })),
+    ...responseLengths(sampled),
+    ...tokenShares(trained, (q, r) => groups[q]?.[r]?.root.agentId ?? '0'),
   };
+}
+
+/** The metrics line's groups: each rollout's run, reward and advantage. */
+function groupsOf(rollouts: readonly RolloutTraining[]): StepMetrics['groups'] {
+  const groups = new Map<string, StepMetrics['groups'][number]>();
+  for (const rollout of rollouts) {
+    let group = groups.get(rollout.questionId);
+    if (!group) {
+      group = { questionId: rollout.questionId, rollouts: [] };
+      groups.set(rollout.questionId, group);
+    }
+    group.rollouts.push({
+      runId: rollout.runId,
+      reward: rollout.reward,
+      advantage: rollout.advantage,
+    });
+  }
+  return [...groups.values()];
 }
 
 interface ScoredRollout {
@@ -104,23 +179,39 @@ interface ScoredRollout {
   reward: RewardOutcome;
 }
 
-/** G rollouts of every question at once, each rewarded as it ends. */
+/** G rollouts of every question at once. */
 function rolloutGroups<Q extends { id: string }>(
   deps: GrpoDeps<Q>,
   batch: readonly Q[],
   step: number,
-): Promise<ScoredRollout[][]> {
+): Promise<RolloutOutcome[][]> {
   const { config } = deps;
   return Promise.all(
     batch.map((question, q) =>
       Promise.all(
-        Array.from({ length: config.groupSize }, async (_, index) => {
+        Array.from({ length: config.groupSize }, (_, index) => {
           const seed = mixSeed(config.seed, step, q, index);
-          const outcome = await deps.rollout(question, { step, index, seed });
-          return { outcome, reward: await deps.reward(question, outcome) };
+          return deps.rollout(question, { step, index, seed });
         }),
       ),
     ),
+  );
+}
+
+/** Every rollout's reward, all at once (a judge's calls overlap). */
+function rewardGroups<Q extends { id: string }>(
+  deps: GrpoDeps<Q>,
+  batch: readonly Q[],
+  outcomes: readonly RolloutOutcome[][],
+): Promise<ScoredRollout[][]> {
+  return Promise.all(
+    outcomes.map((group, q) => {
+      const question = batch[q];
+      if (!question) throw new Error(`no question ${q} in the batch`);
+      return Promise.all(
+        group.map(async (outcome) => ({ outcome, reward: await deps.reward(question, outcome) })),
+      );
+    }),
   );
 }
 
@@ -128,15 +219,15 @@ function rolloutGroups<Q extends { id: string }>(
 function tokenizeGroups(
   policy: TrainablePolicy,
   outcomes: ScoredRollout[][],
-): { turns: Map<string, TokenizedTurn>; groups: Rollout[][] } {
+): { turns: Map<string, TokenizedTurn>; groups: Rollout[][]; sampled: SampledTurn[] } {
   const turns = new Map<string, TokenizedTurn>();
+  const sampled: SampledTurn[] = [];
   const groups: Rollout[][] = outcomes.map((group, q) =>
     group.map(({ outcome, reward }, r) => {
       for (const sample of stepSamples(outcome.events)) {
-        turns.set(
-          turnKey(q, r, sample.agentId, sample.turn),
-          policy.encodeTurn(sample.messages, sample.response, sample.ended),
-        );
+        const turn = policy.encodeTurn(sample.messages, sample.response, sample.ended);
+        turns.set(turnKey(q, r, sample.agentId, sample.turn), turn);
+        sampled.push({ tokens: turn.response.length, ended: sample.ended });
       }
       const root = rolloutTree(
         outcome.events,
@@ -145,7 +236,7 @@ function tokenizeGroups(
       return { root, reward: reward.reward };
     }),
   );
-  return { turns, groups };
+  return { turns, groups, sampled };
 }
 
 async function accumulate(
@@ -210,19 +301,8 @@ async function accumulate(
   };
 }
 
-/** The root advantage of each of question q's rollouts (0 for a rollout with no trained turn). */
-function samplesAdvantages(samples: readonly WeightedSample[], q: number, g: number): number[] {
-  const out = new Array<number>(g).fill(0);
-  for (const s of samples) if (s.question === q) out[s.rollout] = s.advantage;
-  return out;
-}
-
 function turnKey(q: number, r: number, agentId: string, turn: number): string {
   return `${q}/${r}/${agentId}#${turn}`;
-}
-
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((s, v) => s + v, 0) / values.length;
 }
 
 function meanOrNull(values: readonly (number | null | undefined)[]): number | null {

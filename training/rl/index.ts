@@ -2,9 +2,11 @@
 // cold start's data, built on app/'s run logs. Its only public face.
 export {
   groupAdvantages,
+  groupStats,
   RolloutGroupError,
   weightedSamples,
   type AdvantageOptions,
+  type GroupStats,
   type ChildWeighting,
   type Rollout,
   type RolloutNode,
@@ -35,7 +37,27 @@ export {
   type RewardOutcome,
   type RolloutOutcome,
   type RolloutRequest,
+  type StepFigures,
+  type StepResult,
 } from './grpo-step.ts';
+export { rolloutTrainings, type StepRollouts } from './rollout-training.ts';
+export {
+  responseLengths,
+  rewardSpread,
+  tokenShares,
+  type ResponseLengths,
+  type RewardSpread,
+  type SampledTurn,
+  type TokenShares,
+} from './step-figures.ts';
+export {
+  holdOut,
+  passAtK,
+  validate,
+  validatesAt,
+  type ValidationConfig,
+  type ValidationFigures,
+} from './validation.ts';
 export { JobFiles, TrainingJobError } from './job-files.ts';
 export {
   batchFor,
@@ -60,4 +82,11 @@ export {
   type RolloutEngine,
 } from './local-job.ts';
 export { parseTrainerStart, TrainerStart, TrainerStartError } from './trainer-start.ts';
-export { TablePolicy, TOY_MODEL, toyEnvironment, toyQuestions } from './toy-task.ts';
+export {
+  TablePolicy,
+  TOY_MODEL,
+  toyEnvironment,
+  toyQuestions,
+  toyValidationQuestions,
+} from './toy-task.ts';
+export { runToyJob, toyRunId, type ToyJobOptions } from './toy-job.ts';

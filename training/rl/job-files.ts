@@ -1,11 +1,12 @@
 // A training job's folder: metrics.jsonl (one StepMetrics per line, appended as steps end),
+// rollouts/step-N.jsonl (how each rollout of step N was trained, one RolloutTraining a line),
 // checkpoints/step-N/ (the policy's own files) and state.json naming the last complete checkpoint.
 // Invariant: state.json is replaced atomically and only after its checkpoint is fully written, so a
 // job killed at any moment resumes from a complete checkpoint with the metrics it had then.
-import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { StepMetrics } from '../../app/api/index.ts';
+import { StepMetrics, type RolloutTraining } from '../../app/api/index.ts';
 
 const JobState = z.object({
   version: z.literal(1),
@@ -35,7 +36,24 @@ export class JobFiles {
   }
 
   checkpointDir(step: number): string {
-    return join(this.dir, 'checkpoints', `step-${String(step).padStart(6, '0')}`);
+    return join(this.dir, 'checkpoints', stepName(step));
+  }
+
+  get rolloutsDir(): string {
+    return join(this.dir, 'rollouts');
+  }
+
+  /** host/commands/train-rollouts.ts reads these files by the same names. */
+  rolloutsPath(step: number): string {
+    return join(this.rolloutsDir, `${stepName(step)}.jsonl`);
+  }
+
+  /** Replaces step's rollouts file whole (a step run again after a resume rewrites it). */
+  async writeRollouts(step: number, rollouts: readonly RolloutTraining[]): Promise<void> {
+    await mkdir(this.rolloutsDir, { recursive: true });
+    const path = this.rolloutsPath(step);
+    await writeFile(`${path}.tmp`, rollouts.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    await rename(`${path}.tmp`, path);
   }
 
   async appendMetrics(metrics: StepMetrics): Promise<void> {
@@ -95,8 +113,9 @@ export class JobFiles {
     await rename(temporary, this.statePath);
   }
 
-  /** Back to the state of `step`: later metrics lines and unfinished checkpoints go. */
+  /** Back to the state of `step`: later metrics lines and rollouts files go. */
   async rewindTo(step: number): Promise<StepMetrics[]> {
+    await this.#dropRolloutsAfter(step);
     const kept = (await this.readMetrics()).filter((m) => m.step <= step);
     await mkdir(this.dir, { recursive: true });
     const temporary = `${this.metricsPath}.tmp`;
@@ -108,4 +127,22 @@ export class JobFiles {
   async removeCheckpoint(step: number): Promise<void> {
     await rm(this.checkpointDir(step), { recursive: true, force: true });
   }
+
+  async #dropRolloutsAfter(step: number): Promise<void> {
+    let names: string[];
+    try {
+      names = await readdir(this.rolloutsDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const name of names) {
+      const match = /^step-(\d+)\.jsonl/.exec(name);
+      if (match && Number(match[1]) > step) await rm(join(this.rolloutsDir, name), { force: true });
+    }
+  }
+}
+
+function stepName(step: number): string {
+  return `step-${String(step).padStart(6, '0')}`;
 }

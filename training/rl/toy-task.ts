@@ -5,7 +5,7 @@
 // each rollout's root also spawns one child, whose turn inherits the root's advantage.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunEvent } from '../../app/api/index.ts';
+import { Budgets, type RunEvent } from '../../app/api/index.ts';
 import type { ScoredTurns, TokenizedTurn, TrainablePolicy } from './policy.ts';
 import type { ChatMessage } from './trajectory.ts';
 
@@ -139,31 +139,102 @@ export class TablePolicy implements TrainablePolicy {
   }
 }
 
-/** A run log of a root that answers with one character and, optionally, a child that does too. */
+/**
+ * A run log of a root that answers with one character and, optionally, a child it calls that does
+ * too. With a runId it opens with run.started, as a stored run does (the toy job stores them).
+ */
 export function toyRun(
   prompt: string,
   answer: string,
   child?: { prompt: string; answer: string },
+  options: { runId?: string; at?: number } = {},
 ): RunEvent[] {
-  const agent = (
-    agentId: string,
-    parentId: string | null,
-    content: string,
-    text: string,
-  ): RunEvent[] => [
+  const at = options.at ?? 0;
+  const started: RunEvent[] = options.runId
+    ? [
+        {
+          kind: 'run.started',
+          at,
+          runId: options.runId,
+          question: prompt,
+          set: 'toy',
+          papers: [],
+          model: TOY_MODEL,
+          budgets: Budgets.parse({ maxTurns: 1, maxDepth: 1 }),
+          codeBlocks: 'first',
+          prompts: 'short',
+        },
+      ]
+    : [];
+  const root = toyAgent('0', null, prompt, answer, at);
+  const kid = child ? toyAgent('0.0', '0', child.prompt, child.answer, at) : [];
+  const call: RunEvent[] = child
+    ? [
+        {
+          kind: 'child.call',
+          at,
+          agentId: '0',
+          turn: 0,
+          childId: '0.0',
+          call: 'rlm',
+          prompt: child.prompt,
+        },
+        ...kid,
+        {
+          kind: 'child.returned',
+          at,
+          agentId: '0',
+          childId: '0.0',
+          answer: child.answer,
+          error: null,
+        },
+      ]
+    : [];
+  return [
+    ...started,
+    ...root,
+    ...call,
+    { kind: 'final.answer', at, agentId: '0', turn: 0, answer, via: 'FINAL' },
+    {
+      kind: 'run.finished',
+      at,
+      status: 'done',
+      answer,
+      agents: child ? 2 : 1,
+      turns: child ? 2 : 1,
+      usage: {
+        inputTokens: child ? 2 : 1,
+        outputTokens: answer.length + (child?.answer.length ?? 0),
+      },
+      costUsd: null,
+      durationMs: 0,
+      error: null,
+    },
+  ];
+}
+
+/** One agent's spawn and its one turn (a child's ends with its answer). */
+function toyAgent(
+  agentId: string,
+  parentId: string | null,
+  content: string,
+  text: string,
+  at: number,
+): RunEvent[] {
+  return [
     {
       kind: 'agent.spawned',
-      at: 0,
+      at,
       agentId,
       parentId,
       depth: parentId ? 1 : 0,
       prompt: content,
       contextChars: 0,
     },
-    { kind: 'turn.started', at: 0, agentId, turn: 0, messages: [{ role: 'user', content }] },
+    { kind: 'turn.started', at, agentId, turn: 0, messages: [{ role: 'user', content }] },
     {
       kind: 'model.done',
-      at: 0,
+      at,
       agentId,
       turn: 0,
       text,
@@ -172,22 +243,9 @@ export function toyRun(
       latencyMs: 0,
       finishReason: 'stop',
     },
-  ];
-  return [
-    ...agent('0', null, prompt, answer),
-    ...(child ? agent('0.0', '0', child.prompt, child.answer) : []),
-    {
-      kind: 'run.finished',
-      at: 0,
-      status: 'done',
-      answer,
-      agents: child ? 2 : 1,
-      turns: child ? 2 : 1,
-      usage: { inputTokens: 0, outputTokens: 0 },
-      costUsd: null,
-      durationMs: 0,
-      error: null,
-    },
+    ...(parentId
+      ? [{ kind: 'final.answer', at, agentId, turn: 0, answer: text, via: 'FINAL' } as const]
+      : []),
   ];
 }
 
@@ -204,20 +262,50 @@ export const toyQuestions: readonly ToyQuestion[] = [
   { id: 'toy-y', context: 'y', good: 'b' },
 ];
 
+/** Held-out instances of the same two questions: the toy set is too small to hold one out. */
+export const toyValidationQuestions: readonly ToyQuestion[] = [
+  { id: 'toy-x-held-out', context: 'x', good: 'a' },
+  { id: 'toy-y-held-out', context: 'y', good: 'b' },
+];
+
+export interface ToyRolloutRequest {
+  seed: number;
+  step: number;
+  index: number;
+  validation?: boolean;
+}
+
+export interface ToyEnvironmentOptions {
+  /** The rollout's run id (default `toy-STEP-QUESTION-INDEX`). */
+  runId?: (question: ToyQuestion, request: ToyRolloutRequest) => string;
+  now?: () => number;
+}
+
 /**
  * Rollouts and rewards of the toy task, sampled from `policy` at `temperature` (the job's: its
  * turns are scored at the same one) with each rollout's seed.
  */
-export function toyEnvironment(policy: TablePolicy, temperature = 1) {
+export function toyEnvironment(
+  policy: TablePolicy,
+  temperature = 1,
+  options: ToyEnvironmentOptions = {},
+) {
   return {
-    rollout: (question: ToyQuestion, request: { seed: number; step: number; index: number }) => {
+    rollout: (question: ToyQuestion, request: ToyRolloutRequest) => {
       const at = (context: string, seed: number) =>
         policy.vocabulary[policy.sample(policy.id(context), seed, temperature)] ?? '?';
       const root = at(question.context, request.seed);
       const child = at('z', request.seed + 1);
+      const runId =
+        options.runId?.(question, request) ?? `toy-${request.step}-${question.id}-${request.index}`;
       return Promise.resolve({
-        runId: `toy-${request.step}-${question.id}-${request.index}`,
-        events: toyRun(`question ${question.context}`, root, { prompt: 'sub z', answer: child }),
+        runId,
+        events: toyRun(
+          `question ${question.context}`,
+          root,
+          { prompt: 'sub z', answer: child },
+          options.runId ? { runId, at: (options.now ?? Date.now)() } : {},
+        ),
       });
     },
     reward: (question: ToyQuestion, outcome: { events: readonly RunEvent[] }) => {

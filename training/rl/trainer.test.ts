@@ -1,10 +1,16 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StepMetrics } from '../../app/api/index.ts';
 import { JobFiles } from './job-files.ts';
-import { TablePolicy, toyEnvironment, toyQuestions, type ToyQuestion } from './toy-task.ts';
+import {
+  TablePolicy,
+  toyEnvironment,
+  toyQuestions,
+  toyValidationQuestions,
+  type ToyQuestion,
+} from './toy-task.ts';
 import { batchFor, runGrpoJob, TrainingInputError, type TrainJobOptions } from './trainer.ts';
 
 const questions = toyQuestions;
@@ -31,7 +37,20 @@ function job(
   return { policy, questions, dir, config, ...toyEnvironment(policy) };
 }
 
-const figures = (m: StepMetrics) => ({ ...m, at: 0, elapsedMs: 0, tokensPerSecond: 0 });
+// Everything but the clock's readings.
+const figures = (m: StepMetrics) => ({
+  ...m,
+  at: 0,
+  elapsedMs: 0,
+  tokensPerSecond: 0,
+  rolloutSeconds: 0,
+  rewardSeconds: 0,
+  backwardSeconds: 0,
+  optimizerSeconds: 0,
+  validationSeconds: 0,
+});
+const rolloutSteps = async (jobDir: string) =>
+  (await readdir(join(jobDir, 'rollouts'))).filter((n) => n.endsWith('.jsonl')).sort();
 
 let dir: string;
 beforeEach(async () => {
@@ -140,6 +159,7 @@ describe('runGrpoJob', () => {
     };
     await expect(runGrpoJob(crashing)).rejects.toThrow('killed');
     expect((await new JobFiles(killedDir).readState())?.step).toBe(5);
+    expect(await rolloutSteps(killedDir)).toHaveLength(7);
     expect((await new JobFiles(killedDir).readMetrics()).map((m) => m.step)).toEqual([
       1, 2, 3, 4, 5, 6, 7,
     ]);
@@ -150,6 +170,12 @@ describe('runGrpoJob', () => {
     expect(resumed.metrics.map(figures)).toEqual(straight.metrics.map(figures));
     const onDisk = (await readFile(join(killedDir, 'metrics.jsonl'), 'utf8')).trim().split('\n');
     expect(onDisk).toHaveLength(12);
+    // The steps run again wrote their rollouts again, as the uninterrupted job did.
+    expect(await rolloutSteps(killedDir)).toEqual(await rolloutSteps(join(dir, 'straight')));
+    const step6 = 'rollouts/step-000006.jsonl';
+    expect(await readFile(join(killedDir, step6), 'utf8')).toBe(
+      await readFile(join(dir, 'straight', step6), 'utf8'),
+    );
   });
 
   it('pauses at a step boundary with a checkpoint, and goes on from there', async () => {
@@ -169,6 +195,53 @@ describe('runGrpoJob', () => {
     );
     expect(rest.resumedFrom).toBe(3);
     expect(rest.metrics.map((m) => m.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('validates every N steps and on the last: pass@k and the reward rise, nothing is trained', async () => {
+    const policy = new TablePolicy('xyzab');
+    const seen: { step: number; validation: boolean }[] = [];
+    const base = job(policy, dir, { steps: 12, validation: { every: 5, k: 4, count: 2 } });
+    const result = await runGrpoJob({
+      ...base,
+      validationQuestions: toyValidationQuestions,
+      rollout: (question, request) => {
+        seen.push({ step: request.step, validation: request.validation === true });
+        return base.rollout(question, request);
+      },
+    });
+    const validated = result.metrics.filter((m) => m.passAtK != null).map((m) => m.step);
+    expect(validated).toEqual([5, 10, 12]);
+    // k = 4 samples of each of the 2 held-out questions on those steps, flagged as validation.
+    expect(seen.filter((s) => s.validation).map((s) => s.step)).toEqual([
+      ...Array<number>(8).fill(5),
+      ...Array<number>(8).fill(10),
+      ...Array<number>(8).fill(12),
+    ]);
+    const last = result.metrics.at(-1);
+    expect(last?.passAtK).toBe(1);
+    expect(last?.validationRewardMean).toBeGreaterThan(0.8);
+    expect(last?.validationSeconds).toBeGreaterThanOrEqual(0);
+    // The held-out questions are never in a training group.
+    const trainedOn = new Set(result.metrics.flatMap((m) => m.groups.map((g) => g.questionId)));
+    expect([...trainedOn].sort()).toEqual(['toy-x', 'toy-y']);
+  });
+
+  it('holds the set’s last questions out when no validation questions are given', async () => {
+    const many = ['p', 'q', 'r', 's'].map((id) => ({ id, context: 'x', good: 'a' }));
+    const policy = new TablePolicy('xyzab');
+    const result = await runGrpoJob({
+      ...job(policy, dir, { steps: 2, validation: { every: 1, k: 2, count: 1 } }),
+      questions: many,
+    });
+    const trainedOn = new Set(result.metrics.flatMap((m) => m.groups.map((g) => g.questionId)));
+    expect([...trainedOn].sort()).toEqual(['p', 'q', 'r']);
+    expect(result.metrics.map((m) => typeof m.passAtK)).toEqual(['number', 'number']);
+    await expect(
+      runGrpoJob({
+        ...job(policy, join(dir, 'small'), { steps: 1, validation: { every: 1, k: 2, count: 4 } }),
+        questions: many,
+      }),
+    ).rejects.toThrow(/validation holds out 4 questions but the set has 4/);
   });
 
   it('refuses an empty training set', async () => {

@@ -4,10 +4,20 @@
 import type { StepMetrics, TrainConfig } from '../../app/api/index.ts';
 import { grpoStep, mixSeed, type GrpoDeps } from './grpo-step.ts';
 import { JobFiles } from './job-files.ts';
+import { TrainingInputError } from './training-errors.ts';
+import { holdOut, validate, validatesAt, type ValidationFigures } from './validation.ts';
 
 export interface TrainJobOptions<Q extends { id: string }> extends GrpoDeps<Q> {
   questions: readonly Q[];
-  config: GrpoDeps<Q>['config'] & Pick<TrainConfig, 'batchSize' | 'steps' | 'checkpointEvery'>;
+  config: GrpoDeps<Q>['config'] &
+    Pick<TrainConfig, 'batchSize' | 'steps' | 'checkpointEvery'> & {
+      validation?: TrainConfig['validation'];
+    };
+  /**
+   * The held-out questions `config.validation` rolls out; without them its `count` last questions
+   * of `questions` are held out of training.
+   */
+  validationQuestions?: readonly Q[];
   dir: string;
   /** Aborting stops after the step in progress, with a checkpoint: a pause. */
   signal?: AbortSignal;
@@ -22,15 +32,13 @@ export interface TrainJobResult {
   metrics: StepMetrics[];
 }
 
-export class TrainingInputError extends Error {
-  override name = 'TrainingInputError';
-}
+export { TrainingInputError };
 
 export async function runGrpoJob<Q extends { id: string }>(
   options: TrainJobOptions<Q>,
 ): Promise<TrainJobResult> {
-  const { config, questions, policy } = options;
-  if (questions.length === 0) throw new TrainingInputError('the training set has no questions');
+  const { config, policy } = options;
+  const sets = questionSets(options);
   const now = options.now ?? Date.now;
   const files = new JobFiles(options.dir);
   const state = await files.readState();
@@ -47,7 +55,7 @@ export async function runGrpoJob<Q extends { id: string }>(
       stopped = true;
       break;
     }
-    const figures = await grpoStep(options, batchFor(questions, config, step), step);
+    const figures = await runStep(options, sets, files, step);
     const at = now();
     const line: StepMetrics = {
       step,
@@ -71,6 +79,40 @@ export async function runGrpoJob<Q extends { id: string }>(
     stopped,
     metrics,
   };
+}
+
+interface QuestionSets<Q> {
+  train: readonly Q[];
+  validation: readonly Q[];
+}
+
+function questionSets<Q extends { id: string }>(options: TrainJobOptions<Q>): QuestionSets<Q> {
+  const { questions, config } = options;
+  if (questions.length === 0) throw new TrainingInputError('the training set has no questions');
+  if (!config.validation) return { train: questions, validation: [] };
+  if (options.validationQuestions) {
+    return { train: questions, validation: options.validationQuestions };
+  }
+  return holdOut(questions, config.validation.count);
+}
+
+/** One GRPO step, its rollouts' training written, then validation when the step has one. */
+async function runStep<Q extends { id: string }>(
+  options: TrainJobOptions<Q>,
+  sets: QuestionSets<Q>,
+  files: JobFiles,
+  step: number,
+): Promise<Omit<StepMetrics, 'step' | 'phase' | 'at' | 'elapsedMs'>> {
+  const { config } = options;
+  const { figures, rollouts } = await grpoStep(options, batchFor(sets.train, config, step), step);
+  // Written before the metrics line, so a step the Train view lists can always be opened.
+  await files.writeRollouts(step, rollouts);
+  const validation = config.validation;
+  let validated: Partial<ValidationFigures> = {};
+  if (validation && sets.validation.length > 0 && validatesAt(step, validation, config.steps)) {
+    validated = await validate(options, sets.validation, step, validation.k);
+  }
+  return { ...figures, ...validated };
 }
 
 /** The questions of `step` (1-based): each epoch walks a fresh seeded permutation of the set. */
