@@ -2,6 +2,7 @@
 // (the toy task: the trainer, its process, checkpoints and charts are all real; the policy is the
 // model-free bigram), watch the charts fill in and finish, open a step's GRPO groups, pause and
 // resume a long job, and overlay two jobs.
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, openApp, type OpenedApp } from './harness.ts';
@@ -19,7 +20,7 @@ afterAll(async () => {
   await opened.close();
 });
 
-async function launch(name: string, steps: number): Promise<void> {
+async function launch(name: string, steps: number, validateEvery = 0): Promise<void> {
   await page.getByTestId('train-name').fill(name);
   await page.getByTestId('train-base-model').fill('toy:bigram');
   await page.getByTestId('train-steps').fill(String(steps));
@@ -27,6 +28,7 @@ async function launch(name: string, steps: number): Promise<void> {
   await page.getByTestId('train-batchSize').fill('2');
   await page.getByTestId('train-learningRate').fill('4');
   await page.getByTestId('train-beta').fill('0');
+  await page.getByTestId('train-validateEvery').fill(String(validateEvery));
   await page.getByTestId('train-launch').click();
 }
 
@@ -48,7 +50,7 @@ describe('train view', () => {
   it('launches a job and shows its charts filling in until it is done', async () => {
     await page.getByTestId('nav-train').click();
     await page.getByTestId('view-train').waitFor();
-    await launch('first', 20);
+    await launch('first', 20, 5);
     await page
       .locator('[data-testid="train-job-panel"][data-status="done"]')
       .waitFor({ timeout: 60_000 });
@@ -72,7 +74,93 @@ describe('train view', () => {
     await screenshot(page, 'train-done');
   }, 90_000);
 
+  it('charts what GRPO users read first and exports the metrics', async () => {
+    // Each chart is drawn with its figures named in the legend.
+    const legends: Record<string, string[]> = {
+      'reward-std': ['reward std (smoothed)'],
+      'zero-variance': ['zero-variance share (smoothed)', 'zero-variance groups (smoothed)'],
+      clip: ['clip fraction (smoothed)'],
+      length: ['response length (smoothed)', 'max'],
+      truncated: ['cut at the limit (smoothed)'],
+      'token-share': ['parent (smoothed)', 'children (smoothed)'],
+      'pass-at-k': ['pass@k (smoothed)'],
+      phases: ['rollouts (smoothed)', 'optimizer step (smoothed)'],
+    };
+    for (const [id, labels] of Object.entries(legends)) {
+      const chart = page.getByTestId(`train-chart-${id}`);
+      await chart.locator('canvas').waitFor();
+      const legend = (await chart.locator('.u-legend').textContent()) ?? '';
+      for (const label of labels) expect(legend, id).toContain(label);
+    }
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('train-export-csv').click(),
+    ]);
+    expect(csv.suggestedFilename()).toBe('first-metrics.csv');
+    const rows = readFileSync(await csv.path(), 'utf8')
+      .trim()
+      .split('\n');
+    expect(rows).toHaveLength(21);
+    expect(rows[0]).toContain('train/reward_std');
+    const [jsonl] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('train-export-jsonl').click(),
+    ]);
+    const steps = readFileSync(await jsonl.path(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, number>);
+    expect(steps.map((s) => s.step)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // Validation ran every 5 steps: its pass@k is on those steps only.
+    expect(steps.filter((s) => 'val/pass_at_k' in s).map((s) => s.step)).toEqual([5, 10, 15, 20]);
+  }, 60_000);
+
+  it('opens a rollout with its training on the cards and compares it with its group', async () => {
+    // A group with reward variance: a zero-variance group trains no turn (its advantages are 0),
+    // and by step 20 the toy policy may have learned every question, so go back to a step with one.
+    const groups = page.getByTestId('train-groups');
+    const varied = groups.locator('[data-testid="train-group"][data-zero-variance="false"]');
+    let step = 20;
+    while ((await varied.count()) === 0 && step > 1) {
+      step -= 1;
+      await page.evaluate((s) => {
+        const [path, query = ''] = location.hash.split('?');
+        const params = new URLSearchParams(query);
+        params.set('step', String(s));
+        location.hash = `${path}?${params.toString()}`;
+      }, step);
+      await page.locator(`[data-testid="train-groups"][data-step="${step}"]`).waitFor();
+    }
+    await varied.first().getByTestId('train-rollout-link').first().click();
+    const header = page.getByTestId('run-training');
+    await header.waitFor({ timeout: 20_000 });
+    expect(await header.textContent()).toContain(`training step ${step}`);
+    expect(await header.getAttribute('data-zero-variance')).toBe('false');
+    const card = page.locator('[data-testid="agent-node"][data-agent="0"]');
+    const training = card.getByTestId('agent-training');
+    await training.waitFor();
+    expect(await training.getAttribute('data-inherited')).toBe('false');
+    expect(await training.getAttribute('data-weight')).toBe('1');
+    expect(Number(await training.getAttribute('data-trained-turns'))).toBeGreaterThan(0);
+    expect(await training.textContent()).toMatch(/adv [-+]?\d\.\d{3} · w 1 · t0: \d+ tok/);
+    expect(Number(await header.getAttribute('data-advantage'))).toBeCloseTo(
+      Number(await training.getAttribute('data-advantage')),
+      6,
+    );
+    await screenshot(page, 'train-rollout-in-tree');
+    await page.getByTestId('run-training-compare').first().click();
+    const comparison = page.getByTestId('runs-comparison');
+    await comparison.waitFor();
+    expect(await comparison.getByTestId('compare-left').getAttribute('data-run')).not.toBe(
+      await comparison.getByTestId('compare-right').getAttribute('data-run'),
+    );
+    await page.getByTestId('nav-train').click();
+    await page.getByTestId('view-train').waitFor();
+  }, 60_000);
+
   it('pauses a long job at a step boundary and resumes it', async () => {
+    await page.getByTestId('nav-train').click();
+    await page.getByTestId('view-train').waitFor();
     // The jobs list reloads on every step a job trains: it is never blanked meanwhile.
     const listed = await watchCount(page, 'train-job');
     await launch('long', 100_000);

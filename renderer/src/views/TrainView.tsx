@@ -4,52 +4,19 @@
 // view stands is in the URL (?job=&compare=&step=).
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { TrainJob } from '../../../app/api/index.ts';
+import type { StepMetrics, TrainJob } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { useEngineQuery } from './papers/use-engine-query.ts';
 import { ClusterPanel } from './train/ClusterPanel.tsx';
+import { GroupsTable } from './train/GroupsTable.tsx';
 import type { JobConfigResult } from './train/job-config.ts';
 import { JobForm } from './train/JobForm.tsx';
+import { MetricsExport } from './train/MetricsExport.tsx';
 import { charts, type XAxis } from './train/series.ts';
 import { TrainChart, type ChartJob } from './train/TrainChart.tsx';
 import { useTrainJob, type TrainJobState } from './train/useTrainJob.ts';
 import '../styles/papers.css';
 import '../styles/train.css';
-
-function GroupsTable({ job, step }: { job: ChartJob; step: number | null }) {
-  const metrics = step === null ? job.metrics.at(-1) : job.metrics.find((m) => m.step === step);
-  if (!metrics || metrics.groups.length === 0) return null;
-  return (
-    <section className="train-groups" data-testid="train-groups" data-step={metrics.step}>
-      <h3>Step {metrics.step}: GRPO groups</h3>
-      {metrics.groups.map((group) => (
-        <table key={group.questionId}>
-          <caption>{group.questionId}</caption>
-          <thead>
-            <tr>
-              <th>rollout</th>
-              <th>reward</th>
-              <th>advantage</th>
-            </tr>
-          </thead>
-          <tbody>
-            {group.rollouts.map((rollout) => (
-              <tr key={rollout.runId}>
-                <td>
-                  <a href={`#/run?run=${encodeURIComponent(rollout.runId)}`}>{rollout.runId}</a>
-                </td>
-                <td>{rollout.reward.toFixed(3)}</td>
-                <td className={rollout.advantage >= 0 ? 'train-positive' : 'train-negative'}>
-                  {rollout.advantage.toFixed(3)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ))}
-    </section>
-  );
-}
 
 // Where the view stands lives in the URL: `go` sets or clears some keys, `pick` the picked step.
 function useTrainParams() {
@@ -138,7 +105,7 @@ export function TrainView() {
       )}
       {job && (
         <section className="train-job-panel" data-testid="train-job-panel" data-status={job.status}>
-          <JobHeader job={job} lastStep={primary.metrics.at(-1)?.step ?? 0} />
+          <JobHeader job={job} metrics={primary.metrics} />
           <ChartControls
             strength={strength}
             onStrength={setStrength}
@@ -226,8 +193,9 @@ function JobList({
   );
 }
 
-function JobHeader({ job, lastStep }: { job: TrainJob; lastStep: number }) {
+function JobHeader({ job, metrics }: { job: TrainJob; metrics: readonly StepMetrics[] }) {
   const api = useApi();
+  const lastStep = metrics.at(-1)?.step ?? 0;
   return (
     <header>
       <h2>
@@ -255,6 +223,7 @@ function JobHeader({ job, lastStep }: { job: TrainJob; lastStep: number }) {
           Resume
         </button>
       ) : null}
+      <MetricsExport jobName={job.name} metrics={metrics} />
       {job.error && (
         <p className="papers-failure" role="alert" data-testid="train-job-error">
           {job.error.name}: {job.error.message}

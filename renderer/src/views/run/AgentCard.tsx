@@ -1,7 +1,9 @@
-// One agent in the tree: its id and state, turns, tokens, cost, time and the start of its answer.
+// One agent in the tree: its id and state, turns, tokens, cost, time and the start of its answer;
+// for a training rollout also the advantage it trained with, its weight and its trained turns.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { formatClock, formatCost, formatDuration, formatTokens } from './agent-summary.ts';
+import { agentTrainingLine, agentTrainingTitle } from './rollout-training.ts';
 import type { AgentCardNode } from './tree-graph.ts';
 
 const stateLabels = {
@@ -12,10 +14,10 @@ const stateLabels = {
 } as const;
 
 export const AgentCard = memo(function AgentCard({ data, selected }: NodeProps<AgentCardNode>) {
-  const { summary, match } = data;
+  const { summary, match, training } = data;
   return (
     <div
-      className={`agent-card state-${summary.state}${selected ? ' selected' : ''}${match ? ' match' : ''}`}
+      className={`agent-card state-${summary.state}${selected ? ' selected' : ''}${match ? ' match' : ''}${training ? ' trained' : ''}`}
       data-testid="agent-node"
       data-agent={summary.id}
       data-state={summary.state}
@@ -35,6 +37,19 @@ export const AgentCard = memo(function AgentCard({ data, selected }: NodeProps<A
             : formatDuration(summary.elapsedMs)}
         </span>
       </div>
+      {training && (
+        <div
+          className="agent-card-training"
+          data-testid="agent-training"
+          data-advantage={training.advantage}
+          data-inherited={training.inherited}
+          data-weight={training.weight}
+          data-trained-turns={training.trainedTurns.length}
+          title={agentTrainingTitle(training)}
+        >
+          {agentTrainingLine(training)}
+        </div>
+      )}
       <div className="agent-card-answer" title={summary.answerStart}>
         {summary.answerStart || '\u00a0'}
       </div>

@@ -10,6 +10,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type RefObject } from 'react';
+import type { AgentTraining } from '../../../../app/api/index.ts';
 import { AgentCard } from './AgentCard.tsx';
 import { SubQuestionEdge } from './SubQuestionEdge.tsx';
 import type { RunSnapshot } from './run-store.ts';
@@ -36,6 +37,8 @@ export interface AgentTreeProps {
   /** The clock for running agents (the last event's time). */
   now: number;
   onSelect: (agentId: string) => void;
+  /** Each agent's training, when the run is a training rollout opened from its job. */
+  training?: ReadonlyMap<string, AgentTraining> | null;
 }
 
 function useTreeLayout(snapshot: RunSnapshot): ReadonlyMap<string, Point> {
@@ -165,7 +168,14 @@ function useKeepInSight(
 }
 
 // React Flow's props are most of this; layout, framing and following are hooks above.
-export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: AgentTreeProps) {
+export function AgentTree({
+  snapshot,
+  selectedId,
+  matches,
+  now,
+  onSelect,
+  training = null,
+}: AgentTreeProps) {
   const points = useTreeLayout(snapshot);
   const [builder] = useState(() => new TreeGraphBuilder());
   const flow = useRef<ReactFlowInstance<AgentCardNode> | null>(null);
@@ -183,9 +193,9 @@ export function AgentTree({ snapshot, selectedId, matches, now, onSelect }: Agen
   const framed = useRef(initialViewport !== undefined);
   const firstView = useFirstView(snapshot, points, initialViewport);
   const { nodes, edges } = useMemo(
-    () => builder.build(snapshot, points, selectedId, matches, now, firstView),
+    () => builder.build(snapshot, points, selectedId, matches, now, firstView, training),
     // The snapshot's version stands for the mutable view it carries.
-    [builder, snapshot.version, points, selectedId, matches, now, firstView],
+    [builder, snapshot.version, points, selectedId, matches, now, firstView, training],
   );
   const shownEdges = useMemo(
     () =>

@@ -14,6 +14,7 @@ import type { ReplayPlayer } from './replay.ts';
 import { runHref, type RunLocation } from './route.ts';
 import type { RunStore } from './run-store.ts';
 import type { RunSnapshot } from './run-store.ts';
+import { RunTraining, useRolloutTraining, type RolloutTrainingState } from './RunTraining.tsx';
 import { TurnInspector } from './TurnInspector.tsx';
 import {
   useRunKeys,
@@ -72,6 +73,7 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
   const selection = useRunSelection(location, view);
   const search = useTreeSearch(snapshot, selection);
   useRunKeys(view, snapshot.structure, selection, search, replay);
+  const training = useRolloutTraining(location.runId, location.training);
   const duration = (view.finishedAt ?? now) - (view.startedAt ?? now);
   const facts = {
     set: started?.set ?? summary.set,
@@ -88,7 +90,13 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
       data-status={view.status}
       aria-labelledby="run-title"
     >
-      <RunHeader view={view} summary={summary} location={location} facts={facts} />
+      <RunHeader
+        view={view}
+        summary={summary}
+        location={location}
+        facts={facts}
+        training={training}
+      />
       {replay && <ReplayControls player={replay} />}
       <RunSearchBar search={search} replaying={replay !== null} />
       <RunBody
@@ -99,6 +107,7 @@ function OpenRun({ location, store, summary, replay, onFork }: OpenRunProps) {
         selection={selection}
         started={started}
         onFork={onFork}
+        training={training.byAgent}
       />
     </section>
   );
@@ -109,11 +118,13 @@ function RunHeader({
   summary,
   location,
   facts,
+  training,
 }: {
   view: RunView;
   summary: RunSummaryPayload;
   location: RunLocation & { runId: string };
   facts: { set: string; model: string; duration: number };
+  training: RolloutTrainingState;
 }) {
   return (
     <header className="run-head">
@@ -137,6 +148,7 @@ function RunHeader({
             </>
           )}
         </p>
+        <RunTraining query={training.query} />
       </div>
       <RunActions location={location} finished={view.status !== 'running'} />
     </header>
@@ -171,7 +183,7 @@ function RunActions({
           <Link
             className="run-button"
             data-testid="run-replay-link"
-            to={runHref({ runId: location.runId, mode: 'replay' })}
+            to={runHref({ runId: location.runId, mode: 'replay', training: location.training })}
           >
             Replay
           </Link>
@@ -180,7 +192,7 @@ function RunActions({
         <Link
           className="run-button"
           data-testid="run-live-link"
-          to={runHref({ runId: location.runId })}
+          to={runHref({ runId: location.runId, training: location.training })}
         >
           Whole run
         </Link>
@@ -236,6 +248,7 @@ function RunBody({
   selection,
   started,
   onFork,
+  training,
 }: {
   snapshot: RunSnapshot;
   location: RunLocation & { runId: string };
@@ -244,6 +257,7 @@ function RunBody({
   selection: RunSelection;
   started: RunStarted | undefined;
   onFork: RunPageProps['onFork'];
+  training: RolloutTrainingState['byAgent'];
 }) {
   const { view } = snapshot;
   const selectedAgent =
@@ -264,6 +278,7 @@ function RunBody({
         matches={matches}
         now={now}
         onSelect={selection.openAgent}
+        training={training}
       />
       {selectedAgent ? (
         <TurnInspector

@@ -23,4 +23,16 @@ describe('run route', () => {
     });
     expect(runHref({})).toBe('/run');
   });
+
+  it('carries the training job and step a rollout was opened from', () => {
+    const href = runHref({ runId: 'r', agentId: '0.0', training: { jobId: 'job-1', step: 4 } });
+    expect(href).toBe('/run?run=r&agent=0.0&job=job-1&step=4');
+    const params = new URLSearchParams(href.slice(href.indexOf('?')));
+    expect(readRunLocation(params).training).toEqual({ jobId: 'job-1', step: 4 });
+    expect(readRunLocation(new URLSearchParams('run=r&job=j&step=0')).training).toEqual({
+      jobId: 'j',
+      step: undefined,
+    });
+    expect(readRunLocation(new URLSearchParams('run=r&step=2')).training).toBeUndefined();
+  });
 });

@@ -35,6 +35,44 @@ describe('TreeGraphBuilder', () => {
     ]);
   });
 
+  it('redraws the cards when the rollout’s training arrives, and only then', () => {
+    const store = storeWith([spawn('0', null), spawn('0.0', '0')]);
+    const builder = new TreeGraphBuilder();
+    const points = layoutTree([...store.getSnapshot().view.agents.values()]);
+    const bare = builder.build(store.getSnapshot(), points, undefined, new Set(), 0);
+    expect(bare.nodes.map((n) => n.data.training)).toEqual([undefined, undefined]);
+    const child = {
+      agentId: '0.0',
+      advantage: 0.5,
+      inherited: true,
+      weight: 1,
+      tokenWeight: 0.1,
+      trainedTurns: [{ turn: 0, tokens: 2 }],
+    };
+    const training = new Map([['0.0', child]]);
+    const shown = builder.build(
+      store.getSnapshot(),
+      points,
+      undefined,
+      new Set(),
+      0,
+      null,
+      training,
+    );
+    expect(shown.nodes[0]).toBe(bare.nodes[0]);
+    expect(shown.nodes[1]?.data.training).toBe(child);
+    const again = builder.build(
+      store.getSnapshot(),
+      points,
+      undefined,
+      new Set(),
+      0,
+      null,
+      training,
+    );
+    expect(again.nodes[1]).toBe(shown.nodes[1]);
+  });
+
   it('reuses the node objects of agents that did not change', () => {
     const store = storeWith([spawn('0', null), spawn('0.0', '0'), spawn('0.1', '0')]);
     const builder = new TreeGraphBuilder();

@@ -2,6 +2,7 @@
 // revision, position, selection and search mark stay the same, so React Flow re-renders only the
 // cards whose agent changed (a 512-agent run at 100 events/s touches a handful per frame).
 import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
+import type { AgentTraining } from '../../../../app/api/index.ts';
 import { cut, type AgentNode, type RunView } from '../../../../app/run-log/index.ts';
 import { summarizeAgent, type AgentSummary } from './agent-summary.ts';
 import type { RunSnapshot } from './run-store.ts';
@@ -10,6 +11,8 @@ import { nodeHeight, nodeWidth, type Point } from './tree-layout.ts';
 export interface AgentCardData extends Record<string, unknown> {
   summary: AgentSummary;
   match: boolean;
+  /** How the agent was trained, when the run is a training rollout opened from its job. */
+  training?: AgentTraining | undefined;
 }
 export type AgentCardNode = Node<AgentCardData, 'agent'>;
 
@@ -19,6 +22,7 @@ interface Cached {
   selected: boolean;
   match: boolean;
   tick: number;
+  training: AgentTraining | undefined;
   node: AgentCardNode;
 }
 
@@ -80,6 +84,7 @@ export class TreeGraphBuilder {
     now: number,
     /** Build only these agents' cards (a large tree's first paint); the rest on a later call. */
     only: ReadonlySet<string> | null = null,
+    training: ReadonlyMap<string, AgentTraining> | null = null,
   ): { nodes: AgentCardNode[]; edges: Edge[] } {
     const view: RunView = snapshot.view;
     const nodes: AgentCardNode[] = [];
@@ -90,6 +95,7 @@ export class TreeGraphBuilder {
       const point = points.get(agent.id) ?? provisionalPoint(agent, points);
       const selected = agent.id === selectedId;
       const match = matches.has(agent.id);
+      const trained = training?.get(agent.id);
       const cached = this.cache.get(agent.id);
       // A running agent's clock: whole seconds since it started (not since the epoch, which put
       // a just-started agent at "0 ms" for up to a second).
@@ -101,13 +107,14 @@ export class TreeGraphBuilder {
         cached.point.y === point.y &&
         cached.selected === selected &&
         cached.match === match &&
-        cached.tick === tick;
+        cached.tick === tick &&
+        cached.training === trained;
       if (cached && fresh) {
         nodes.push(cached.node);
         continue;
       }
-      const node = agentCard(agent, point, selected, match, tick, now);
-      this.cache.set(agent.id, { revision, point, selected, match, tick, node });
+      const node = agentCard(agent, point, { selected, match, tick, now, training: trained });
+      this.cache.set(agent.id, { revision, point, selected, match, tick, training: trained, node });
       nodes.push(node);
       if (this.#addEdge(agent)) edgesChanged = true;
     }
@@ -148,11 +155,15 @@ export class TreeGraphBuilder {
 function agentCard(
   agent: AgentNode,
   point: Point,
-  selected: boolean,
-  match: boolean,
-  tick: number,
-  now: number,
+  card: {
+    selected: boolean;
+    match: boolean;
+    tick: number;
+    now: number;
+    training: AgentTraining | undefined;
+  },
 ): AgentCardNode {
+  const { selected, match, tick, now, training } = card;
   return {
     id: agent.id,
     type: 'agent',
@@ -168,6 +179,7 @@ function agentCard(
     data: {
       summary: summarizeAgent(agent, tick < 0 ? now : agent.startedAt + tick * tickMs),
       match,
+      ...(training ? { training } : {}),
     },
   };
 }

@@ -48,7 +48,12 @@ export function useRunSelection(
   const select = (next: Selection) => {
     latest.current = next;
     requested.current.push(placeKey(next));
-    const href = runHref({ ...next, runId: location.runId, mode: location.mode });
+    const href = runHref({
+      ...next,
+      runId: location.runId,
+      mode: location.mode,
+      training: location.training,
+    });
     void navigate(href, { replace: true });
   };
   const openAgent = (agentId: string) => {

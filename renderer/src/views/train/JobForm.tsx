@@ -25,6 +25,10 @@ const numericFields: Field[] = [
   { key: 'maxChildren', label: 'children', value: '4' },
   { key: 'steps', label: 'steps', value: '100' },
   { key: 'checkpointEvery', label: 'checkpoint every', value: '10' },
+  // Validation (pass@k on held-out questions) is off until it runs every N > 0 steps.
+  { key: 'validateEvery', label: 'validate every (0: off)', value: '0' },
+  { key: 'validateK', label: 'pass@k: k', value: '4' },
+  { key: 'validateCount', label: 'held-out questions', value: '8' },
 ];
 
 const initialValues = (): Record<string, string> => ({

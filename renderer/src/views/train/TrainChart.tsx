@@ -1,5 +1,6 @@
 // One Train chart drawn with uPlot: the smoothed line over faint raw values (the legend shows the
-// raw value under the cursor), the reward's min-max band, and a second job overlaid, dashed.
+// raw value under the cursor), a min-max band, a right-hand axis for a count beside a share,
+// figures of some steps only (validation) joined across the gaps, and a second job overlaid, dashed.
 // The uPlot instance lives as long as the chart's shape (axis, jobs); new points only update data.
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
@@ -7,7 +8,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { StepMetrics } from '../../../../app/api/index.ts';
 import { chartData, type ChartSpec, type XAxis } from './series.ts';
 
-const palette = ['#2f6fdf', '#d9480f', '#2b8a3e', '#9c36b5'];
+const palette = ['#2f6fdf', '#d9480f', '#2b8a3e', '#9c36b5', '#0c8599', '#a0522d', '#c2255c'];
 
 export interface ChartJob {
   id: string;
@@ -31,42 +32,46 @@ function build(props: Props): {
   const tables: uPlot.AlignedData[] = [];
   const series: uPlot.Series[] = [{ label: props.axis === 'step' ? 'step' : 'time' }];
   const bands: uPlot.Band[] = [];
+  const lines = props.spec.metrics.length + (props.spec.secondary?.length ?? 0);
   props.jobs.forEach((job, j) => {
     const data = chartData(job.metrics, props.spec, props.axis, props.strength);
     const columns: (number | null)[][] = [];
     const prefix = props.jobs.length > 1 ? `${job.name}: ` : '';
-    const dash = j === 0 ? undefined : [6, 4];
+    const common: Partial<uPlot.Series> = {
+      ...(j === 0 ? {} : { dash: [6, 4] }),
+      ...(props.spec.sparse ? { spanGaps: true } : {}),
+    };
     data.series.forEach((s, i) => {
-      const color = palette[(i + j * 2) % palette.length] ?? '#888';
-      if (data.band) {
+      const color = palette[(i + j * lines) % palette.length] ?? '#888';
+      const scale = s.secondary ? 'y2' : 'y';
+      if (data.band && i === 0) {
         const base = series.length;
         columns.push(data.band.max, data.band.min);
-        series.push(
-          { label: `${prefix}max`, stroke: `${color}33`, width: 1, ...(dash ? { dash } : {}) },
-          { label: `${prefix}min`, stroke: `${color}33`, width: 1, ...(dash ? { dash } : {}) },
-        );
+        const edge = { stroke: `${color}33`, width: 1, scale, ...common };
+        series.push({ label: `${prefix}max`, ...edge }, { label: `${prefix}min`, ...edge });
         bands.push({ series: [base, base + 1], fill: `${color}1f` });
       }
       columns.push(s.values, s.smoothed);
       series.push(
-        {
-          label: `${prefix}${s.label} (raw)`,
-          stroke: `${color}55`,
-          width: 1,
-          ...(dash ? { dash } : {}),
-        },
-        {
-          label: `${prefix}${s.label} (smoothed)`,
-          stroke: color,
-          width: 2,
-          ...(dash ? { dash } : {}),
-        },
+        { label: `${prefix}${s.label} (raw)`, stroke: `${color}55`, width: 1, scale, ...common },
+        { label: `${prefix}${s.label} (smoothed)`, stroke: color, width: 2, scale, ...common },
       );
     });
     tables.push([data.x, ...columns] as uPlot.AlignedData);
   });
   const data = tables.length === 1 ? (tables[0] ?? [[]]) : uPlot.join(tables);
   return { data, series, bands };
+}
+
+function axesOf(spec: ChartSpec): uPlot.Axis[] {
+  const axes: uPlot.Axis[] = [{ stroke: 'currentColor' }, { stroke: 'currentColor', scale: 'y' }];
+  if (spec.secondary) {
+    // uPlot's Side is an ambient const enum, unusable under isolatedModules; 1 is its Right.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment
+    const right: uPlot.Axis['side'] = 1;
+    axes.push({ stroke: 'currentColor', scale: 'y2', side: right, grid: { show: false } });
+  }
+  return axes;
 }
 
 export function TrainChart(props: Props) {
@@ -84,10 +89,14 @@ export function TrainChart(props: Props) {
     const options: uPlot.Options = {
       width: Math.max(element.clientWidth, 200),
       height: 180,
-      scales: { x: { time: latest.current.axis === 'wall' } },
+      scales: {
+        x: { time: latest.current.axis === 'wall' },
+        y: { auto: true },
+        ...(latest.current.spec.secondary ? { y2: { auto: true } } : {}),
+      },
       series,
       bands,
-      axes: [{ stroke: 'currentColor' }, { stroke: 'currentColor' }],
+      axes: axesOf(latest.current.spec),
       legend: { live: true },
       cursor: { drag: { x: true, y: false } },
     };

@@ -40,6 +40,20 @@ describe('jobConfig', () => {
     expect(toy.ok && toy.config.dataset === undefined && toy.name === 'run').toBe(true);
   });
 
+  it('adds validation when it runs every N > 0 steps, and names a refused k', () => {
+    const validated = jobConfig({
+      ...fields,
+      validateEvery: '5',
+      validateK: '4',
+      validateCount: '2',
+    });
+    expect(validated.ok && validated.config.validation).toEqual({ every: 5, k: 4, count: 2 });
+    const off = jobConfig({ ...fields, validateEvery: '0', validateK: '4', validateCount: '2' });
+    expect(off.ok && off.config.validation).toBeUndefined();
+    const bad = jobConfig({ ...fields, validateEvery: '5', validateK: '0', validateCount: '2' });
+    expect(bad.ok ? null : bad.failure.message).toMatch(/^validation\.k: /);
+  });
+
   it('names the refused field', () => {
     expect(jobConfig({ ...fields, groupSize: '1' })).toEqual({
       ok: false,

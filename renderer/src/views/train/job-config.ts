@@ -6,6 +6,13 @@ import type { Failure } from '../papers/failure.ts';
 export type JobConfigResult =
   { ok: true; name: string; config: TrainConfig } | { ok: false; failure: Failure };
 
+/** Validation every N steps (pass@k on held-out questions); absent, empty or 0: none. */
+function validationOf(number: (key: string) => number) {
+  const every = number('validateEvery');
+  if (!(every > 0)) return {};
+  return { validation: { every, k: number('validateK'), count: number('validateCount') } };
+}
+
 export function jobConfig(values: Readonly<Record<string, string>>): JobConfigResult {
   const number = (key: string) => Number(values[key]);
   const parsed = TrainConfig.safeParse({
@@ -20,6 +27,7 @@ export function jobConfig(values: Readonly<Record<string, string>>): JobConfigRe
     maxChildren: number('maxChildren'),
     steps: number('steps'),
     checkpointEvery: number('checkpointEvery'),
+    ...validationOf(number),
     reward: values.reward,
     weighting: values.weighting,
     ...(values.judge ? { judge: values.judge } : {}),

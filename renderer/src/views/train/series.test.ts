@@ -62,4 +62,52 @@ describe('chart data', () => {
       'children',
     ]);
   });
+
+  const spec = (id: string) => {
+    const found = charts.find((c) => c.id === id);
+    if (!found) throw new Error(`no ${id} chart`);
+    return found;
+  };
+
+  it('reads the figures old metrics files lack as missing', () => {
+    const data = chartData(
+      [step(1, 0.2), { ...step(2, 0.4), rewardStd: 0.3 }],
+      spec('reward-std'),
+      'step',
+      0,
+    );
+    expect(data.series[0]?.values).toEqual([null, 0.3]);
+  });
+
+  it('draws a count against the right axis beside its share, and the length band', () => {
+    const line = { ...step(1, 0.5), zeroVarianceShare: 0.25, zeroVarianceGroups: 4 };
+    const zero = chartData([line], spec('zero-variance'), 'step', 0);
+    expect(zero.series.map((s) => [s.label, s.values[0], s.secondary])).toEqual([
+      ['zero-variance share', 0.25, false],
+      ['zero-variance groups', 4, true],
+    ]);
+    const lengths = { ...line, responseLengthMean: 5, responseLengthMin: 1, responseLengthMax: 9 };
+    const length = chartData([lengths], spec('length'), 'step', 0);
+    expect(length.band).toEqual({ min: [1], max: [9] });
+    expect(length.series[0]?.values).toEqual([5]);
+  });
+
+  it('has a chart for each figure the issue names', () => {
+    const drawn = new Set(charts.flatMap((c) => [...c.metrics, ...(c.secondary ?? [])]));
+    for (const key of [
+      'rewardStd',
+      'zeroVarianceShare',
+      'zeroVarianceGroups',
+      'clipFraction',
+      'responseLengthMean',
+      'truncatedShare',
+      'rootTokenShare',
+      'childTokenShare',
+      'passAtK',
+      'rolloutSeconds',
+      'optimizerSeconds',
+    ] as const)
+      expect(drawn.has(key)).toBe(true);
+    expect(spec('pass-at-k').sparse).toBe(true);
+  });
 });

@@ -1,56 +1,142 @@
-// The Train view's chart data, pure: which figure each chart shows, the x axis (step, time since the
-// job began, wall time), and an exponential smoothing drawn over the faint raw values.
+// The Train view's chart data, pure: which figure each chart shows (TRL's, verl's and SkyRL's first
+// reads among them), the x axis (step, time since the job began, wall time), and an exponential
+// smoothing drawn over the faint raw values.
 import type { StepMetrics } from '../../../../app/api/index.ts';
 
 export type XAxis = 'step' | 'relative' | 'wall';
 
 export type MetricKey =
   | 'rewardMean'
+  | 'rewardStd'
+  | 'zeroVarianceShare'
+  | 'zeroVarianceGroups'
   | 'precisionMean'
   | 'recallMean'
   | 'loss'
   | 'kl'
+  | 'clipFraction'
   | 'entropy'
   | 'gradNorm'
+  | 'responseLengthMean'
+  | 'truncatedShare'
   | 'tokensPerSecond'
   | 'turnsPerRollout'
-  | 'childrenPerRollout';
+  | 'childrenPerRollout'
+  | 'rootTokenShare'
+  | 'childTokenShare'
+  | 'passAtK'
+  | 'validationRewardMean'
+  | 'rolloutSeconds'
+  | 'rewardSeconds'
+  | 'backwardSeconds'
+  | 'optimizerSeconds'
+  | 'validationSeconds';
+
+/** Figures a band is drawn between (under the chart's first line). */
+export type BandKey = 'rewardMin' | 'rewardMax' | 'responseLengthMin' | 'responseLengthMax';
 
 export interface ChartSpec {
   id: string;
   title: string;
   metrics: readonly MetricKey[];
-  /** Shade the band between the group's lowest and highest reward. */
-  band?: boolean;
+  /** Drawn against a second axis on the right (a count beside a share). */
+  secondary?: readonly MetricKey[];
+  /** Shade the band between two figures (the group's lowest and highest reward, ...). */
+  band?: { min: BandKey; max: BandKey };
+  /** Figures logged on some steps only (validation): their points are joined across the gaps. */
+  sparse?: boolean;
 }
 
 export const charts: readonly ChartSpec[] = [
-  { id: 'reward', title: 'Reward (mean, min–max band)', metrics: ['rewardMean'], band: true },
+  {
+    id: 'reward',
+    title: 'Reward (mean, min–max band)',
+    metrics: ['rewardMean'],
+    band: { min: 'rewardMin', max: 'rewardMax' },
+  },
+  { id: 'reward-std', title: 'Reward std within groups', metrics: ['rewardStd'] },
+  {
+    id: 'zero-variance',
+    title: 'Groups with zero reward variance (share; how many, right axis)',
+    metrics: ['zeroVarianceShare'],
+    secondary: ['zeroVarianceGroups'],
+  },
   { id: 'rubric', title: 'Rubric precision and recall', metrics: ['precisionMean', 'recallMean'] },
   { id: 'loss', title: 'Loss', metrics: ['loss'] },
+  { id: 'clip', title: 'Clip fraction', metrics: ['clipFraction'] },
   { id: 'kl', title: 'KL to the reference', metrics: ['kl'] },
   { id: 'entropy', title: 'Entropy', metrics: ['entropy'] },
   { id: 'grad', title: 'Gradient norm', metrics: ['gradNorm'] },
-  { id: 'speed', title: 'Tokens per second', metrics: ['tokensPerSecond'] },
+  {
+    id: 'length',
+    title: 'Response length per turn (tokens: mean, min–max band)',
+    metrics: ['responseLengthMean'],
+    band: { min: 'responseLengthMin', max: 'responseLengthMax' },
+  },
+  { id: 'truncated', title: 'Turns cut at the token limit (share)', metrics: ['truncatedShare'] },
   {
     id: 'shape',
     title: 'Turns and children per rollout',
     metrics: ['turnsPerRollout', 'childrenPerRollout'],
   },
+  {
+    id: 'token-share',
+    title: 'Trained tokens: parent vs children (share)',
+    metrics: ['rootTokenShare', 'childTokenShare'],
+  },
+  {
+    id: 'pass-at-k',
+    title: 'Validation: pass@k and mean reward',
+    metrics: ['passAtK', 'validationRewardMean'],
+    sparse: true,
+  },
+  { id: 'speed', title: 'Tokens per second', metrics: ['tokensPerSecond'] },
+  {
+    id: 'phases',
+    title: 'Seconds per phase',
+    metrics: [
+      'rolloutSeconds',
+      'rewardSeconds',
+      'backwardSeconds',
+      'optimizerSeconds',
+      'validationSeconds',
+    ],
+    sparse: true,
+  },
 ];
 
 export const metricLabels: Record<MetricKey, string> = {
   rewardMean: 'reward',
+  rewardStd: 'reward std',
+  zeroVarianceShare: 'zero-variance share',
+  zeroVarianceGroups: 'zero-variance groups',
   precisionMean: 'precision',
   recallMean: 'recall',
   loss: 'loss',
   kl: 'KL',
+  clipFraction: 'clip fraction',
   entropy: 'entropy',
   gradNorm: 'grad norm',
+  responseLengthMean: 'response length',
+  truncatedShare: 'cut at the limit',
   tokensPerSecond: 'tokens/s',
   turnsPerRollout: 'turns',
   childrenPerRollout: 'children',
+  rootTokenShare: 'parent',
+  childTokenShare: 'children',
+  passAtK: 'pass@k',
+  validationRewardMean: 'validation reward',
+  rolloutSeconds: 'rollouts',
+  rewardSeconds: 'reward',
+  backwardSeconds: 'scoring + backward',
+  optimizerSeconds: 'optimizer step',
+  validationSeconds: 'validation',
 };
+
+/** A figure of a step; those added after old metrics files were written read as missing there. */
+export function metricValue(metrics: StepMetrics, key: MetricKey | BandKey): number | null {
+  return metrics[key] ?? null;
+}
 
 export function xValue(metrics: StepMetrics, axis: XAxis): number {
   switch (axis) {
@@ -84,6 +170,8 @@ export interface ChartSeries {
   label: string;
   values: (number | null)[];
   smoothed: (number | null)[];
+  /** Against the right-hand axis (the spec's `secondary`). */
+  secondary: boolean;
 }
 
 export interface ChartData {
@@ -98,15 +186,22 @@ export function chartData(
   axis: XAxis,
   strength: number,
 ): ChartData {
-  const series = spec.metrics.map((key) => {
-    const values = metrics.map((m) => m[key]);
-    return { label: metricLabels[key], values, smoothed: smooth(values, strength) };
-  });
+  const line = (key: MetricKey, secondary: boolean): ChartSeries => {
+    const values = metrics.map((m) => metricValue(m, key));
+    return { label: metricLabels[key], values, smoothed: smooth(values, strength), secondary };
+  };
+  const { band } = spec;
   return {
     x: metrics.map((m) => xValue(m, axis)),
-    series,
-    band: spec.band
-      ? { min: metrics.map((m) => m.rewardMin), max: metrics.map((m) => m.rewardMax) }
+    series: [
+      ...spec.metrics.map((key) => line(key, false)),
+      ...(spec.secondary ?? []).map((key) => line(key, true)),
+    ],
+    band: band
+      ? {
+          min: metrics.map((m) => metricValue(m, band.min)),
+          max: metrics.map((m) => metricValue(m, band.max)),
+        }
       : null,
   };
 }
