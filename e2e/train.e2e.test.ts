@@ -207,9 +207,11 @@ describe('train view', () => {
   it('overlays a second job on every chart', async () => {
     const first = page.locator('[data-testid="train-job"]', { hasText: 'first' });
     await first.click();
-    await panel().waitFor();
-    const options = await page.getByTestId('train-compare').locator('option').allTextContents();
-    expect(options).toContain('long');
+    await panel().locator('h2', { hasText: 'first' }).waitFor();
+    // The compare select is drawn once the job's metrics have loaded.
+    await expect
+      .poll(() => page.getByTestId('train-compare').locator('option').allTextContents())
+      .toContain('long');
     await page.getByTestId('train-compare').selectOption({ label: 'long' });
     await expect
       .poll(() => page.getByTestId('train-chart-loss').locator('.u-legend').textContent())
