@@ -190,10 +190,40 @@ export const RunFilter = z
   .strict();
 export type RunFilter = z.infer<typeof RunFilter>;
 
-export const RunLogFormatChoice = z.enum(['auto', 'ours', 'rlm-log', 'skyrl']);
+export const RunLogFormat = z.enum(['ours', 'rlm-log', 'skyrl', 'dspy', 'nano-rlm']);
+export const RunLogFormatChoice = z.enum(['auto', ...RunLogFormat.options]);
+
+/** A line that could not be read (in a folder: which file). */
+const RunLogProblem = z.object({
+  line: z.number().int(),
+  file: z.string().optional(),
+  name: z.string(),
+  message: z.string(),
+});
+
+/** A log being followed as another tool writes it (runs.follow). */
+export const FollowState = z.object({
+  followId: z.string(),
+  path: z.string(),
+  state: z.enum(['following', 'ended']),
+  /** Why it ended: 'answered' (every run gave its answer), 'idle', 'stopped', or an error. */
+  ended: z.string().nullable(),
+  runs: z.array(
+    z.object({
+      runId: z.string(),
+      source: z.string(),
+      format: RunLogFormat,
+      question: z.string(),
+      status: RunStatus,
+      events: z.number().int(),
+    }),
+  ),
+  problems: z.array(RunLogProblem),
+});
+export type FollowStatePayload = z.infer<typeof FollowState>;
 
 export const ImportReport = z.object({
-  format: z.enum(['ours', 'rlm-log', 'skyrl']),
+  format: RunLogFormat,
   runs: z.array(
     z.object({
       runId: z.string(),
@@ -206,7 +236,7 @@ export const ImportReport = z.object({
       renamedFrom: z.string().nullable(),
     }),
   ),
-  problems: z.array(z.object({ line: z.number().int(), name: z.string(), message: z.string() })),
+  problems: z.array(RunLogProblem),
 });
 
 export const runCommands = {
@@ -297,6 +327,40 @@ export const runCommands = {
       .strict(),
     response: ImportReport,
   },
+  'runs.importPath': {
+    summary:
+      'Imports every log at a path the engine can read: a file, a nano-rlm session folder, a folder of sessions or of log files.',
+    request: z
+      .object({ path: z.string().min(1).max(4096), format: RunLogFormatChoice.default('auto') })
+      .strict(),
+    response: z.object({
+      path: z.string(),
+      logs: z.array(ImportReport.extend({ source: z.string() })),
+      failures: z.array(z.object({ source: z.string(), name: z.string(), message: z.string() })),
+    }),
+  },
+  'runs.follow': {
+    summary:
+      'Follows a log another tool is still writing (an rlm JSONL, a nano-rlm session folder, a folder of them): its runs grow live as runs.event; the follow ends at the final answers, when the files stay quiet for idleSeconds, or at runs.unfollow.',
+    request: z
+      .object({
+        path: z.string().min(1).max(4096),
+        format: RunLogFormatChoice.default('auto'),
+        idleSeconds: z.number().min(0.1).max(86_400).default(60),
+      })
+      .strict(),
+    response: FollowState,
+  },
+  'runs.follows': {
+    summary: 'The logs followed since the engine started, ongoing and ended.',
+    request: z.object({}).strict(),
+    response: z.object({ follows: z.array(FollowState) }),
+  },
+  'runs.unfollow': {
+    summary: 'Stops following a log; its runs still open end interrupted.',
+    request: z.object({ followId: z.string() }).strict(),
+    response: FollowState,
+  },
 } as const;
 
 export const runEvents = [
@@ -311,6 +375,8 @@ export const runEvents = [
     seq: z.number().int().optional(),
     event: RunEvent,
   }),
+  /** A followed log changed: a run appeared, grew, ended, or the follow ended. */
+  z.object({ kind: z.literal('runs.followChanged'), at: z.number(), follow: FollowState }),
   /** Runs appeared or went away without a live run's events: imports, deletes, the demo run. */
   z.object({
     kind: z.literal('runs.changed'),

@@ -14,6 +14,8 @@ export interface NewRun {
   model: string;
   parentRunId?: string;
   source?: string;
+  /** When the run began, where not now (a followed log's run began when the tool wrote it). */
+  createdAt?: number;
 }
 
 interface FlushStatements {

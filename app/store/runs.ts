@@ -340,7 +340,7 @@ export class RunStore {
    * so readers never miss it: 128 runs starting at once cost one sync, not 256.
    */
   writer(run: NewRun): RunWriter {
-    this.#queue.addRun({ ...run, createdAt: Date.now() });
+    this.#queue.addRun({ ...run, createdAt: Math.round(run.createdAt ?? Date.now()) });
     return new RunWriter(this.#queue, run.id);
   }
 }

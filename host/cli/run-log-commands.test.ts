@@ -1,6 +1,13 @@
 // `rlm-studio import` and `export` as a user runs them, with --workspace after the subcommand.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +112,79 @@ describe('rlm-studio import / export', () => {
   it('refuses an unknown format name', () => {
     const result = cli('import', realLog, '--format', 'csv', '--workspace', join(dir, 'd'));
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain('expected auto, ours, rlm-log, skyrl');
+    expect(result.stderr).toContain('expected auto, ours, rlm-log, skyrl, dspy, nano-rlm');
   });
+
+  it('imports a nano-rlm sessions folder, naming a file in it that is not a log', () => {
+    const sessions = join(dir, 'sessions');
+    const root = join(sessions, 's1');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'meta.json'), JSON.stringify({ model: 'm', status: 'done' }));
+    const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+    writeFileSync(
+      join(root, 'messages.jsonl'),
+      line({ type: 'user', content: 'What is 2+2?', timestamp: 1 }) +
+        line({ type: 'assistant', content: '4', timestamp: 2 }) +
+        line({ type: 'done', answer: '4', timestamp: 2 }),
+    );
+    writeFileSync(join(sessions, 'stray.json'), '{"hello": 1}');
+    const result = cli('import', sessions, '--workspace', join(dir, 'g'), '--json');
+    expect(result.status).toBe(2);
+    const report = JSON.parse(result.stdout) as {
+      logs: Report[];
+      failures: { source: string; name: string }[];
+    };
+    expect(report.logs.map((log) => [log.format, log.runs.length])).toEqual([['nano-rlm', 1]]);
+    expect(report.failures).toEqual([
+      expect.objectContaining({
+        source: join(sessions, 'stray.json'),
+        name: 'UnknownRunLogFormatError',
+      }),
+    ]);
+    expect(result.stderr).toContain('stray.json: UnknownRunLogFormatError');
+  }, 60_000);
+
+  it('--follow prints a run as another tool writes it and ends at the final answer', async () => {
+    const file = join(dir, 'live.jsonl');
+    const lines = readFileSync(realLog, 'utf8').split('\n');
+    // The real log's first run: metadata, run_context and its iterations up to the final answer.
+    const end = lines.findIndex((text) => /"final_answer": ?"/.test(text));
+    writeFileSync(file, `${lines.slice(0, 3).join('\n')}\n`);
+    const child = spawn(
+      process.execPath,
+      [launcher, 'import', file, '--follow', '--idle', '20', '--workspace', join(dir, 'h')],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const seen = (pattern: RegExp) =>
+      expect.poll(() => stdout, { timeout: 20_000, interval: 100 }).toMatch(pattern);
+    await seen(/ 0 {2}turn 1/);
+    expect(stdout).not.toMatch(/answered/);
+    for (const text of lines.slice(3, end + 1)) appendFileSync(file, `${text}\n`);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/ 0 {2}answered /);
+    expect(stdout).toMatch(/run done/);
+    expect(stdout).toMatch(/1 runs followed; ended: answered/);
+  }, 60_000);
+
+  it('--follow ends a run that stops growing as interrupted, exit 3', () => {
+    const file = join(dir, 'stalled.jsonl');
+    const lines = readFileSync(realLog, 'utf8').split('\n');
+    writeFileSync(file, `${lines.slice(0, 3).join('\n')}\n`);
+    const result = cli(
+      'import',
+      file,
+      '--follow',
+      '--idle',
+      '1',
+      '--workspace',
+      join(dir, 'i'),
+      '--json',
+    );
+    expect(result.status).toBe(3);
+    const state = JSON.parse(result.stdout) as { ended: string; runs: { status: string }[] };
+    expect(state).toMatchObject({ ended: 'idle', runs: [{ status: 'interrupted' }] });
+  }, 60_000);
 });

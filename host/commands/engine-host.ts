@@ -27,6 +27,7 @@ import { endpointHandlers } from './endpoints-handlers.ts';
 import { evalHandlers } from './evals-handlers.ts';
 import { paperHandlers } from './papers-handlers.ts';
 import { runHandlers, runTextAnswers } from './runs-handlers.ts';
+import { followHandlers, LogFollows } from './follow-handlers.ts';
 import { createHost, type CommandHandlers, type Host } from './command-host.ts';
 import { trainingHandlers, type TrainingHandlers } from './training-handlers.ts';
 
@@ -66,6 +67,8 @@ export interface EngineOptions {
   embeddings?: EmbeddingMaps | undefined;
   /** Whether transformers.js knows a model type; asks the embedding process if absent. */
   knownModelType?: ModelTypeCheck | undefined;
+  /** Logs followed as other tools write them (the composition root stops them); new if absent. */
+  follows?: LogFollows | undefined;
 }
 
 /** Where a workspace keeps its passage embeddings, one file per model. */
@@ -103,6 +106,7 @@ export function createEngineHost(options: EngineOptions): Host {
         embeddingModel: () => workspace.settings.get().embeddingModel,
       }),
       ...runHandlers(options.runs, runStore, emit, now, options.evalStore),
+      ...followHandlers(options.follows ?? new LogFollows(runStore), emit, now),
       ...evalHandlers(options.evals, options.evalStore, emit),
       ...endpointHandlers(workspace, emit, now, { vault: options.vault }),
       ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),

@@ -1,5 +1,5 @@
 // runs.import / list filters / export / delete through the host, as a front end calls them.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -240,6 +240,54 @@ describe('runs commands', () => {
   it('answers a file it cannot read with a named error', async () => {
     await expect(call('runs.import', { text: '{"a":1}\n', name: 'x.jsonl' })).rejects.toThrow(
       /UnknownRunLogFormatError: 'x.jsonl' is not a run log/,
+    );
+  });
+
+  it('imports a path and follows a growing log: runs.event live, runs.follows, runs.unfollow', async () => {
+    const lines = readFileSync(realLog, 'utf8').split('\n');
+    const file = join(dir, 'live.jsonl');
+    writeFileSync(file, `${lines.slice(0, 3).join('\n')}\n`);
+    const imported = await call<{ logs: { runs: unknown[] }[] }>('runs.importPath', { path: file });
+    expect(imported.logs[0]?.runs).toHaveLength(1);
+    events.length = 0;
+    const started = await call<{ followId: string; state: string }>('runs.follow', {
+      path: file,
+      idleSeconds: 30,
+    });
+    expect(started.state).toBe('following');
+    await expect.poll(() => events.some((e) => e.kind === 'runs.event')).toBe(true);
+    const runId = events.find((e) => e.kind === 'runs.event')?.runId;
+    expect(events).toContainEqual({
+      kind: 'runs.changed',
+      at: 42,
+      change: 'created',
+      runIds: [runId],
+    });
+    appendFileSync(file, `${lines[3]}\n`);
+    await expect
+      .poll(
+        () =>
+          events.filter((e) => e.kind === 'runs.event' && e.event.kind === 'turn.started').length,
+      )
+      .toBe(2);
+    const { follows } = await call<{ follows: { followId: string; runs: { status: string }[] }[] }>(
+      'runs.follows',
+      {},
+    );
+    expect(follows).toEqual([
+      expect.objectContaining({
+        followId: started.followId,
+        runs: [expect.objectContaining({ status: 'running' })],
+      }),
+    ]);
+    const stopped = await call<{ ended: string; runs: { status: string }[] }>('runs.unfollow', {
+      followId: started.followId,
+    });
+    expect(stopped).toMatchObject({ ended: 'stopped', runs: [{ status: 'interrupted' }] });
+    expect(events.at(-1)).toMatchObject({ kind: 'runs.followChanged', follow: { state: 'ended' } });
+    await expect(call('runs.unfollow', { followId: 'nope' })).rejects.toThrow(/UnknownFollowError/);
+    await expect(call('runs.follow', { path: join(dir, 'missing') })).rejects.toThrow(
+      /RunLogPathError: '.*missing': there is no such file or folder/,
     );
   });
 });

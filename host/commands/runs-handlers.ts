@@ -6,6 +6,7 @@ import type { RunService } from '../../app/rlm/index.ts';
 import {
   exportRuns,
   importRunLog,
+  importRunLogPath,
   storeSyntheticRun,
   streamSyntheticRun,
 } from '../../app/store/run-logs/index.ts';
@@ -20,6 +21,7 @@ type RunCommand =
   | 'runs.delete'
   | 'runs.export'
   | 'runs.import'
+  | 'runs.importPath'
   | 'runs.fork'
   | 'runs.synthetic'
   | 'runs.evaluation';
@@ -124,6 +126,16 @@ export function runHandlers(
     'runs.evaluation': ({ runId }) => {
       store.get(runId);
       return { result: evals?.resultForRun(runId) ?? null };
+    },
+    'runs.importPath': ({ path, format }) => {
+      const report = importRunLogPath(store, path, { format });
+      emit({
+        kind: 'runs.changed',
+        at: now(),
+        change: 'imported',
+        runIds: report.logs.flatMap((log) => log.runs.map((run) => run.runId)),
+      });
+      return report;
     },
     'runs.import': ({ text, format, name }) => {
       const report = importRunLog(store, text, {

@@ -17,6 +17,7 @@ import { RunService, type SandboxFactory } from '../../app/rlm/index.ts';
 import { EvalService } from '../../app/evidence/index.ts';
 import { EvalStore, replayLookup, RunStore, type Workspace } from '../../app/store/index.ts';
 import { findSavedEndpoint } from '../commands/endpoints-handlers.ts';
+import { LogFollows } from '../commands/follow-handlers.ts';
 import { trainingHandlers, type TrainerLauncher } from '../commands/training-handlers.ts';
 import { createEngineHost, embeddingsDir, type DialogService } from '../commands/engine-host.ts';
 import { spawnTrainer } from '../children/trainer-process.ts';
@@ -81,8 +82,10 @@ export function composeEngine(options: ComposeOptions): Engine {
     cacheDir: embeddingsDir(workspace),
     load: loadEmbedderInProcess,
   });
+  const follows = new LogFollows(runStore);
   const host = createEngineHost({
     embeddings,
+    follows,
     training,
     evals,
     evalStore,
@@ -106,6 +109,7 @@ export function composeEngine(options: ComposeOptions): Engine {
     evalStore,
     providers,
     async dispose() {
+      follows.stopAll();
       disposeTraining();
       await evals.dispose();
       await runs.dispose();

@@ -4,11 +4,19 @@
 import { randomUUID } from 'node:crypto';
 import { RunEvent, type RunEvent as RunEventType } from '../../api/index.ts';
 import type { RunStore } from '../index.ts';
-import { EmptyRunLogError, RunLogLineError, UnknownRunLogFormatError } from './errors.ts';
+import { EmptyRunLogError, type RunLogLineError, UnknownRunLogFormatError } from './errors.ts';
+import { looksLikeDspy, readDspy } from './dspy-rlm.ts';
+import { completeLines, parseLogText } from './json-lines.ts';
 import { isExportHeader, readOurs } from './studio-run-log.ts';
 import { readRlmLog } from './rlm-logger.ts';
 import { readSkyRl } from './skyrl-eval-dump.ts';
-import { isRecord, type FormatReadResult, type ParsedLine, type RunLogFormat } from './types.ts';
+import {
+  isRecord,
+  type FormatReadResult,
+  type ImportedRun,
+  type ParsedLine,
+  type RunLogFormat,
+} from './types.ts';
 
 export interface ParsedRunLog extends FormatReadResult {
   format: RunLogFormat;
@@ -28,27 +36,7 @@ export interface ImportedRunSummary {
 export interface ImportReport {
   format: RunLogFormat;
   runs: ImportedRunSummary[];
-  problems: { line: number; name: string; message: string }[];
-}
-
-/** Splits JSON lines; blank lines are ignored, unparsable ones are problems. */
-export function parseJsonLines(text: string): { lines: ParsedLine[]; problems: RunLogLineError[] } {
-  const lines: ParsedLine[] = [];
-  const problems: RunLogLineError[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    if (raw.trim() === '') return;
-    try {
-      lines.push({ line: index + 1, value: JSON.parse(raw) as unknown });
-    } catch (error) {
-      problems.push(
-        new RunLogLineError(
-          index + 1,
-          `not JSON (${error instanceof Error ? error.message : String(error)})`,
-        ),
-      );
-    }
-  });
-  return { lines, problems };
+  problems: { line: number; file?: string; name: string; message: string }[];
 }
 
 /** The format of a file from its first readable lines. */
@@ -59,36 +47,80 @@ export function detectFormat(lines: readonly ParsedLine[], source = 'the file'):
     if (value.type === 'metadata' || value.type === 'run_context' || value.type === 'iteration')
       return 'rlm-log';
     if ('input_prompt' in value && 'output_response' in value) return 'skyrl';
+    if (looksLikeDspy(value)) return 'dspy';
   }
   throw new UnknownRunLogFormatError(
     source,
-    lines.length === 0
-      ? 'no JSON line'
-      : 'no line looks like a run header, an rlm log entry or a SkyRL row',
+    lines.length === 0 ? 'no JSON line' : lookedLike(lines),
   );
 }
 
-export function parseRunLog(
-  text: string,
-  options: {
-    format?: RunLogFormat | 'auto';
-    source?: string;
-    now?: number;
-    newId?: () => string;
-  } = {},
-): ParsedRunLog {
-  const { lines, problems } = parseJsonLines(text);
+/** What an unreadable file looked like, and what it lacked, for the error. */
+function lookedLike(lines: readonly ParsedLine[]): string {
+  const first = lines.find((line) => isRecord(line.value))?.value;
+  if (!isRecord(first)) return 'its JSON is not objects';
+  if ('input_prompt' in first)
+    return "it looks like a SkyRL eval dump, but its rows have no 'output_response'";
+  if ('output_response' in first)
+    return "it looks like a SkyRL eval dump, but its rows have no 'input_prompt'";
+  if (typeof first.type === 'string' && ('response' in first || 'prompt' in first))
+    return `it looks like an rlm log, but its first entry's type is ${JSON.stringify(first.type)} (expected metadata, run_context or iteration)`;
+  if (first.type === 'assistant' || first.type === 'tool_result' || first.type === 'sub_spawn')
+    return 'it looks like a nano-rlm messages.jsonl: import the session folder (with its meta.json), not the file';
+  for (const key of ['trajectory', 'repl_trajectory'])
+    if (key in first)
+      return `it looks like a DSPy RLM prediction, but its '${key}' is not a list of {reasoning, code, output} steps`;
+  if ('format' in first)
+    return `its 'format' is ${JSON.stringify(first.format)}, not ${JSON.stringify('rlm-studio.run')}`;
+  return `no line looks like a run header, an rlm log entry, a SkyRL row or a DSPy RLM prediction (the first has ${Object.keys(first).slice(0, 6).join(', ') || 'no keys'})`;
+}
+
+export function readLines(
+  format: Exclude<RunLogFormat, 'nano-rlm'>,
+  lines: readonly ParsedLine[],
+  newId: () => string,
+  now: number,
+  open: boolean,
+): FormatReadResult {
+  switch (format) {
+    case 'ours':
+      return readOurs(lines);
+    case 'rlm-log':
+      return readRlmLog(lines, newId, now, open);
+    case 'skyrl':
+      return readSkyRl(lines, newId, now);
+    case 'dspy':
+      return readDspy(lines, newId, now);
+  }
+}
+
+export interface ParseOptions {
+  format?: RunLogFormat | 'auto';
+  source?: string;
+  now?: number;
+  newId?: () => string;
+  /** The file may still be written (a followed log): a partial last line waits, runs may be open. */
+  open?: boolean;
+}
+
+export function parseRunLog(text: string, options: ParseOptions = {}): ParsedRunLog {
+  const { lines, problems } = parseLogText(options.open ? completeLines(text) : text);
   const format =
     !options.format || options.format === 'auto'
       ? detectFormat(lines, options.source)
       : options.format;
-  const newId = options.newId ?? randomUUID;
-  const read =
-    format === 'ours'
-      ? readOurs(lines)
-      : format === 'rlm-log'
-        ? readRlmLog(lines, newId, options.now ?? Date.now())
-        : readSkyRl(lines, newId, options.now ?? Date.now());
+  if (format === 'nano-rlm')
+    throw new UnknownRunLogFormatError(
+      options.source ?? 'the file',
+      'a nano-rlm log is a session folder (meta.json, messages.jsonl, sub-* folders): import the folder',
+    );
+  const read = readLines(
+    format,
+    lines,
+    options.newId ?? randomUUID,
+    options.now ?? Date.now(),
+    options.open ?? false,
+  );
   return {
     format,
     runs: read.runs,
@@ -112,49 +144,56 @@ export function importRunLog(
     storeAs?: string;
   } = {},
 ): ImportReport {
-  const parsed = parseRunLog(text, options);
-  if (parsed.runs.length === 0) {
-    if (parsed.problems.length > 0)
-      throw parsed.problems[0] ?? new EmptyRunLogError(options.source ?? 'the file');
-    throw new EmptyRunLogError(options.source ?? 'the file');
-  }
-  const runs: ImportedRunSummary[] = [];
-  for (const run of parsed.runs) {
-    const taken = store.has(run.id);
-    const runId = taken ? randomUUID() : run.id;
-    // Events built by the readers are checked like any payload entering the engine.
-    const events = withRunId(run.events, runId).map((event) => RunEvent.parse(event));
-    store.insertRun(
-      {
-        id: runId,
-        question: run.question,
-        set: run.set,
-        model: run.model,
-        source: options.storeAs ?? parsed.format,
-        parentRunId: run.parentRunId,
-        score: run.score,
-        createdAt: run.createdAt,
-      },
-      events,
-    );
-    const summary = store.get(runId);
-    runs.push({
-      runId,
-      question: summary.question,
-      model: summary.model,
-      status: summary.status,
-      agents: summary.agents,
-      turns: summary.turns,
-      renamedFrom: taken ? run.id : null,
-    });
-  }
+  return storeParsed(store, parseRunLog(text, options), options);
+}
+
+/** Stores parsed runs (each under a new id where its own is taken); none at all is an error. */
+export function storeParsed(
+  store: RunStore,
+  parsed: ParsedRunLog,
+  options: { source?: string; storeAs?: string } = {},
+): ImportReport {
+  if (parsed.runs.length === 0)
+    throw parsed.problems[0] ?? new EmptyRunLogError(options.source ?? 'the file');
+  const runs = parsed.runs.map((run) => storeRun(store, run, options.storeAs ?? parsed.format));
+  return { format: parsed.format, runs, problems: parsed.problems.map(problemOf) };
+}
+
+export function problemOf(problem: RunLogLineError): ImportReport['problems'][number] {
   return {
-    format: parsed.format,
-    runs,
-    problems: parsed.problems.map((problem) => ({
-      line: problem.line,
-      name: problem.name,
-      message: problem.message,
-    })),
+    line: problem.line,
+    ...(problem.file ? { file: problem.file } : {}),
+    name: problem.name,
+    message: problem.message,
+  };
+}
+
+function storeRun(store: RunStore, run: ImportedRun, source: string): ImportedRunSummary {
+  const taken = store.has(run.id);
+  const runId = taken ? randomUUID() : run.id;
+  // Events built by the readers are checked like any payload entering the engine.
+  const events = withRunId(run.events, runId).map((event) => RunEvent.parse(event));
+  store.insertRun(
+    {
+      id: runId,
+      question: run.question,
+      set: run.set,
+      model: run.model,
+      source,
+      parentRunId: run.parentRunId,
+      score: run.score,
+      createdAt: run.createdAt,
+    },
+    events,
+  );
+  const summary = store.get(runId);
+  return {
+    runId,
+    question: summary.question,
+    model: summary.model,
+    status: summary.status,
+    agents: summary.agents,
+    turns: summary.turns,
+    renamedFrom: taken ? run.id : null,
   };
 }

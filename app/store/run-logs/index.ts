@@ -1,9 +1,22 @@
-// app/store/run-logs: run logs in and out: our JSON-lines export, alexzhang13/rlm logs, SkyRL eval dumps.
-export { EmptyRunLogError, RunLogLineError, UnknownRunLogFormatError } from './errors.ts';
+// app/store/run-logs: run logs in and out: our JSON-lines export, alexzhang13/rlm logs, SkyRL eval
+// dumps, DSPy RLM predictions, nano-rlm session folders; imported whole or followed as they grow.
+export {
+  EmptyRunLogError,
+  RunLogLineError,
+  RunLogPathError,
+  UnknownRunLogFormatError,
+} from './errors.ts';
+export { parseJsonLines, parseLogText } from './json-lines.ts';
+export {
+  RunLogFollower,
+  type FollowedRun,
+  type FollowOptions,
+  type FollowState,
+} from './follow.ts';
+export { importRunLogPath, logSourcesAt, type PathImportReport } from './sources.ts';
 export {
   detectFormat,
   importRunLog,
-  parseJsonLines,
   parseRunLog,
   type ImportedRunSummary,
   type ImportReport,

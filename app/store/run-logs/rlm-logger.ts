@@ -22,6 +22,8 @@ import {
 } from './types.ts';
 
 interface Segment {
+  /** Its place among the file's runs (a followed file's runs are told apart by it). */
+  index: number;
   context: Record_ | null;
   iterations: Record_[];
 }
@@ -30,17 +32,81 @@ const num = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) ? value : 0;
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
-function usageOf(summary: unknown): { inputTokens: number; outputTokens: number } {
+interface CallUsage {
+  usage: { inputTokens: number; outputTokens: number };
+  /** `total_cost` where the provider reported one (rlm 0.1.3), else null: unknown, not free. */
+  costUsd: number | null;
+}
+
+function usageOf(summary: unknown): CallUsage {
   const models = isRecord(summary) ? summary.model_usage_summaries : undefined;
   let inputTokens = 0;
   let outputTokens = 0;
+  let modelCost: number | null = null;
   if (isRecord(models))
     for (const usage of Object.values(models)) {
       if (!isRecord(usage)) continue;
       inputTokens += Math.round(num(usage.total_input_tokens));
       outputTokens += Math.round(num(usage.total_output_tokens));
+      if (typeof usage.total_cost === 'number') modelCost = (modelCost ?? 0) + usage.total_cost;
     }
-  return { inputTokens, outputTokens };
+  const total = isRecord(summary) ? summary.total_cost : undefined;
+  return {
+    usage: { inputTokens, outputTokens },
+    costUsd: typeof total === 'number' && Number.isFinite(total) ? total : modelCost,
+  };
+}
+
+/** A fork's per-iteration root usage (`root_usage`), else nothing: upstream never logs it. */
+function rootUsageOf(iteration: Record_): CallUsage {
+  const usage = isRecord(iteration.root_usage) ? iteration.root_usage : {};
+  return {
+    usage: {
+      inputTokens: Math.round(num(usage.total_input_tokens ?? usage.input_tokens)),
+      outputTokens: Math.round(num(usage.total_output_tokens ?? usage.output_tokens)),
+    },
+    costUsd: typeof usage.total_cost === 'number' ? usage.total_cost : null,
+  };
+}
+
+/**
+ * The final answer of an iteration: `final_answer` (a string, or the old `[type, text]` tuple),
+ * else the first code block whose result carries one (rlm 0.1.3's `answer` dict, FINAL_VAR called
+ * in the REPL). `via` says whether it came from the response's FINAL(...) or from a REPL value.
+ */
+function finalAnswerOf(
+  it: Record_,
+  blocks: readonly Record_[],
+): { answer: unknown; via: 'FINAL' | 'FINAL_VAR' } | null {
+  const given: unknown = Array.isArray(it.final_answer) ? it.final_answer[1] : it.final_answer;
+  const response = textOf(it.response);
+  if (given !== null && given !== undefined)
+    return {
+      answer: given,
+      via:
+        /^\s*FINAL\(/m.test(response) && !/FINAL_VAR\s*\(/.test(response) ? 'FINAL' : 'FINAL_VAR',
+    };
+  for (const block of blocks) {
+    const result = isRecord(block.result) ? block.result : {};
+    if (result.final_answer !== null && result.final_answer !== undefined)
+      return { answer: result.final_answer, via: 'FINAL_VAR' };
+  }
+  // The REPL's `answer` dict once the code set ready (its locals are logged as reprs or values).
+  for (const block of blocks) {
+    const locals =
+      isRecord(block.result) && isRecord(block.result.locals) ? block.result.locals : {};
+    const answer = readyAnswer(locals.answer);
+    if (answer !== null) return { answer, via: 'FINAL_VAR' };
+  }
+  return null;
+}
+
+/** `{"content": ..., "ready": True}` as a value or as its Python repr; null until ready. */
+function readyAnswer(value: unknown): string | null {
+  if (isRecord(value)) return value.ready === true ? textOf(value.content) : null;
+  if (typeof value !== 'string' || !/['"]ready['"]:\s*True/.test(value)) return null;
+  const content = /['"]content['"]:\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/.exec(value);
+  return content ? (content[1] ?? content[2] ?? '').replace(/\\(.)/g, '$1') : null;
 }
 
 function messagesOf(prompt: unknown): RunEventOf<'turn.started'>['messages'] {
@@ -103,23 +169,16 @@ class AgentConverter {
         agentId,
         turn,
         text: response,
-        usage: { inputTokens: 0, outputTokens: 0 },
-        costUsd: null,
+        ...rootUsageOf(it),
         latencyMs: modelMs,
-        finishReason: 'stop',
+        finishReason: typeof it.finish_reason === 'string' ? it.finish_reason : 'stop',
       });
       for (const [block, codeBlock] of blocks.entries())
         this.#block(agentId, depth, turn, block, codeBlock, counters);
-      if (it.final_answer !== null && it.final_answer !== undefined) {
-        b.push({
-          kind: 'final.answer',
-          at: b.at(end),
-          agentId,
-          turn,
-          answer: it.final_answer,
-          via: /FINAL_VAR\s*\(/.test(response) ? 'FINAL_VAR' : 'FINAL',
-        });
-        return { found: true, answer: it.final_answer };
+      const final = finalAnswerOf(it, blocks);
+      if (final) {
+        b.push({ kind: 'final.answer', at: b.at(end), agentId, turn, ...final });
+        return { found: true, answer: final.answer };
       }
     }
     return { found: false, answer: null };
@@ -202,8 +261,7 @@ class AgentConverter {
         agentId: `${agentId}:llm`,
         turn: n,
         text: response,
-        usage: usageOf(call.usage_summary),
-        costUsd: null,
+        ...usageOf(call.usage_summary),
         latencyMs: num(call.execution_time) * 1000,
         finishReason: error ? 'error' : 'stop',
       });
@@ -257,12 +315,26 @@ class AgentConverter {
       (event): event is RunEventOf<'model.done'> =>
         event.kind === 'model.done' && event.agentId === childId,
     );
-    if (lastModel) lastModel.usage = usageOf(call.usage_summary);
+    if (lastModel) Object.assign(lastModel, usageOf(call.usage_summary));
     return { at: b.at(callStart + num(call.execution_time) * 1000), found: outcome.found };
   }
 }
 
-/** The question: root_prompt when the log has one, else the prompt (the context), cut to 20,000. */
+/** The per-turn instructions the rlm loop adds as user messages: never the question. */
+const instruction =
+  /^(You have not interacted with the REPL[\s\S]*?\n\n)?Turn \d+\/\d+:|^You have not interacted with the REPL|^The history before is your previous interactions|^You have prior REPL outputs|^Code executed:|^Please provide a final answer/;
+/** The context line of the root prompt, either wording: "a str of N total characters" (0.1.3), "with N". */
+const contextLine = /Your context is an? [\w[\], ]+? (?:of|with) ([\d,]+) total characters/;
+/** rlm 0.1.3 puts the question before the context line: "Answer the following: Q\n\nYour context is". */
+const answerTheFollowing = /^Answer the following: ([\s\S]*?)\n\nYour context is/;
+/** Older prompts quote it in the turn instruction: `to answer the original prompt: "Q".` */
+const originalPrompt = /answer the original prompt: "([\s\S]*?)"\.?/;
+
+/**
+ * The question: run_context's root_prompt or prompt (the jupyter branch), else the root prompt's
+ * "Answer the following:" line (0.1.3) or the question the old instruction quotes, else the
+ * first user message that is neither an instruction nor the context line. Cut to 20,000.
+ */
 function questionOf(segment: Segment): string {
   const context = segment.context;
   if (context) {
@@ -270,12 +342,38 @@ function questionOf(segment: Segment): string {
       return context.root_prompt.slice(0, 20_000);
     return textOf(context.prompt).slice(0, 20_000);
   }
-  const first = segment.iterations[0];
-  const users = messagesOf(first?.prompt).filter((message) => message.role === 'user');
-  return users.at(-1)?.content.slice(0, 2000) ?? '';
+  const messages = messagesOf(segment.iterations[0]?.prompt).filter((m) => m.role !== 'system');
+  for (const { content } of messages) {
+    const asked = answerTheFollowing.exec(content) ?? originalPrompt.exec(content);
+    if (asked?.[1]) return asked[1].trim().slice(0, 20_000);
+  }
+  const own = messages.find(
+    (m) => m.role === 'user' && !instruction.test(m.content) && !contextLine.test(m.content),
+  );
+  return own?.content.slice(0, 20_000) ?? '';
 }
 
-function convert(meta: Record_ | null, segment: Segment, id: string, now: number): ImportedRun {
+/** The context's size: run_context's payload, else the number the root prompt's context line gives. */
+function contextCharsOf(segment: Segment): number {
+  if (segment.context) return textOf(segment.context.prompt).length;
+  for (const { content } of messagesOf(segment.iterations[0]?.prompt)) {
+    const size = contextLine.exec(content)?.[1];
+    if (size) return Number(size.replace(/,/g, ''));
+  }
+  return 0;
+}
+
+/**
+ * One run. `open`: the log may still grow (a followed file's last run): a run without a final
+ * answer gets no run.finished yet, rather than an interrupted one.
+ */
+function convert(
+  meta: Record_ | null,
+  segment: Segment,
+  id: string,
+  now: number,
+  open: boolean,
+): ImportedRun {
   const first = segment.iterations[0];
   const firstEnd = parseTimestamp(first?.timestamp);
   const createdAt =
@@ -286,6 +384,8 @@ function convert(meta: Record_ | null, segment: Segment, id: string, now: number
   const question = questionOf(segment);
   const model = typeof meta?.root_model === 'string' ? meta.root_model : 'unknown';
   const maxIterations = num(meta?.max_iterations);
+  // A branch of the logger names it recursive_max_depth.
+  const maxDepth = meta?.recursive_max_depth ?? meta?.max_depth;
   const builder = new RunBuilder(createdAt, {
     runId: id,
     question,
@@ -294,9 +394,7 @@ function convert(meta: Record_ | null, segment: Segment, id: string, now: number
     model,
     budgets: Budgets.parse({
       ...(maxIterations > 0 ? { maxTurns: clamp(Math.round(maxIterations), 1, 100) } : {}),
-      ...(meta?.max_depth !== undefined
-        ? { maxDepth: clamp(Math.round(num(meta.max_depth)), 0, 10) }
-        : {}),
+      ...(maxDepth !== undefined ? { maxDepth: clamp(Math.round(num(maxDepth)), 0, 10) } : {}),
     }),
     codeBlocks: 'all',
     prompts: 'rlm-log',
@@ -308,10 +406,13 @@ function convert(meta: Record_ | null, segment: Segment, id: string, now: number
     parentId: null,
     depth: 0,
     prompt: question,
-    contextChars: textOf(segment.context?.prompt).length,
+    contextChars: contextCharsOf(segment),
   });
   const outcome = new AgentConverter(builder).turns('0', 0, segment.iterations);
   const outOfTurns = maxIterations > 0 && segment.iterations.length >= maxIterations;
+  const base = { id, key: `run:${segment.index}`, question, set: '', model, createdAt };
+  if (open && !outcome.found && !outOfTurns)
+    return { ...base, parentRunId: null, score: null, events: builder.events };
   const events: RunEvent[] = builder.finish(
     outcome.found
       ? { status: 'done', answer: outcome.answer, error: null }
@@ -333,24 +434,35 @@ function convert(meta: Record_ | null, segment: Segment, id: string, now: number
             },
           },
   );
-  return { id, question, set: '', model, createdAt, parentRunId: null, score: null, events };
+  return { ...base, parentRunId: null, score: null, events };
 }
 
-/** `now` dates a run whose log carries no timestamp at all. */
+/** The iteration's number, when the line has one. */
+function iterationNumber(value: Record_): number | null {
+  return typeof value.iteration === 'number' && Number.isFinite(value.iteration)
+    ? value.iteration
+    : null;
+}
+
+/**
+ * `now` dates a run whose log carries no timestamp at all. Runs are told apart by `run_context`
+ * lines (the jupyter branch) or, as rlm 0.1.3 writes them with no separator, by the iteration
+ * count starting again. `open`: the file may still grow, so its last run may be unfinished.
+ */
 export function readRlmLog(
   lines: readonly ParsedLine[],
   newId: () => string,
   now: number,
+  open = false,
 ): FormatReadResult {
   const problems: RunLogLineError[] = [];
-  const runs: ImportedRun[] = [];
+  const segments: { meta: Record_ | null; segment: Segment }[] = [];
   let meta: Record_ | null = null;
   let segment: Segment | null = null;
-  let segmentMeta: Record_ | null = null;
-  const close = () => {
-    if (segment && (segment.context || segment.iterations.length > 0))
-      runs.push(convert(segmentMeta, segment, newId(), now));
-    segment = null;
+  const start = (context: Record_ | null): Segment => {
+    const fresh: Segment = { index: segments.length, context, iterations: [] };
+    segments.push({ meta, segment: fresh });
+    return fresh;
   };
   for (const { line, value } of lines) {
     if (!isRecord(value)) {
@@ -359,36 +471,39 @@ export function readRlmLog(
     }
     switch (value.type) {
       case 'metadata':
-        close();
         meta = value;
+        segment = null;
         break;
       case 'run_context':
-        close();
-        segment = { context: value, iterations: [] };
-        segmentMeta = meta;
+        segment = start(value);
         break;
       case 'iteration': {
         const problem = checkIteration(value);
         if (problem) {
-          problems.push(new RunLogLineError(line, problem));
+          problems.push(new RunLogLineError(line, `an rlm log line: ${problem}`));
           break;
         }
-        if (!segment) {
-          segment = { context: null, iterations: [] };
-          segmentMeta = meta;
-        }
+        segment ??= start(null);
+        const last = segment.iterations.at(-1);
+        const n = iterationNumber(value);
+        const previous = last ? iterationNumber(last) : null;
+        if (n !== null && previous !== null && n <= previous) segment = start(null);
         segment.iterations.push(value);
         break;
       }
       default:
+        // Forks add entry types of their own ("context", "model_response"): skipped, said.
         problems.push(
           new RunLogLineError(
             line,
-            `an entry of type ${JSON.stringify(value.type ?? null)}, which an rlm log does not have`,
+            `an rlm log entry of type ${JSON.stringify(value.type ?? null)}, which this reader does not know`,
           ),
         );
     }
   }
-  close();
+  const kept = segments.filter(({ segment: s }) => s.context !== null || s.iterations.length > 0);
+  const runs = kept.map(({ meta: m, segment: s }, i) =>
+    convert(m, s, newId(), now, open && i === kept.length - 1),
+  );
   return { runs, problems };
 }
