@@ -95,6 +95,7 @@ export function createEngineHost(options: EngineOptions): Host {
       new EmbeddingMaps({ cacheDir: embeddingsDir(workspace), load: loadEmbedderInProcess }),
   );
   const runStore = options.runStore ?? new RunStore(workspace.db);
+  const follows = options.follows ?? new LogFollows(runStore);
   // Every handler emits through the host it is part of, built just below.
   const emit = (event: ApiEvent) => {
     host.emit(event);
@@ -105,8 +106,8 @@ export function createEngineHost(options: EngineOptions): Host {
         maps,
         embeddingModel: () => workspace.settings.get().embeddingModel,
       }),
-      ...runHandlers(options.runs, runStore, emit, now, options.evalStore),
-      ...followHandlers(options.follows ?? new LogFollows(runStore), emit, now),
+      ...runHandlers(options.runs, runStore, emit, now, options.evalStore, follows),
+      ...followHandlers(follows, emit, now),
       ...evalHandlers(options.evals, options.evalStore, emit),
       ...endpointHandlers(workspace, emit, now, { vault: options.vault }),
       ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),

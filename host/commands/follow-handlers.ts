@@ -60,6 +60,29 @@ export class LogFollows {
     return follower.stop();
   }
 
+  /** The ongoing follow that writes a run, if any. */
+  #following(runId: string): RunLogFollower | undefined {
+    return [...this.#followers.values()].find((follower) => {
+      const state = follower.state();
+      return (
+        state.state === 'following' &&
+        state.runs.some((run) => run.runId === runId && run.status === 'running')
+      );
+    });
+  }
+
+  /** Whether a run is still being written by a follow (it cannot be deleted then). */
+  isFollowing(runId: string): boolean {
+    return this.#following(runId) !== undefined;
+  }
+
+  /** runs.cancel on a followed run: stops its follow (its open runs end interrupted). */
+  cancel(runId: string): boolean {
+    const follower = this.#following(runId);
+    follower?.stop();
+    return follower !== undefined;
+  }
+
   stopAll(): void {
     for (const follower of this.#followers.values()) follower.stop();
   }

@@ -280,12 +280,31 @@ describe('runs commands', () => {
         runs: [expect.objectContaining({ status: 'running' })],
       }),
     ]);
+    await expect(call('runs.delete', { runId })).rejects.toThrow(/RunStillRunningError/);
     const stopped = await call<{ ended: string; runs: { status: string }[] }>('runs.unfollow', {
       followId: started.followId,
     });
     expect(stopped).toMatchObject({ ended: 'stopped', runs: [{ status: 'interrupted' }] });
     expect(events.at(-1)).toMatchObject({ kind: 'runs.followChanged', follow: { state: 'ended' } });
     await expect(call('runs.unfollow', { followId: 'nope' })).rejects.toThrow(/UnknownFollowError/);
+    // Cancel on a followed run (the run page's button) stops its follow.
+    const second = join(dir, 'second.jsonl');
+    writeFileSync(second, `${lines.slice(0, 3).join('\n')}\n`);
+    const again = await call<{ followId: string }>('runs.follow', { path: second });
+    const secondRun = async () =>
+      (
+        await call<{ follows: { followId: string; runs: { runId: string }[] }[] }>(
+          'runs.follows',
+          {},
+        )
+      ).follows.find((f) => f.followId === again.followId)?.runs[0]?.runId;
+    await expect.poll(secondRun).toBeTypeOf('string');
+    expect(await call('runs.cancel', { runId: await secondRun() })).toEqual({ canceled: true });
+    const after = await call<{ follows: { followId: string; ended: string | null }[] }>(
+      'runs.follows',
+      {},
+    );
+    expect(after.follows.find((f) => f.followId === again.followId)?.ended).toBe('stopped');
     await expect(call('runs.follow', { path: join(dir, 'missing') })).rejects.toThrow(
       /RunLogPathError: '.*missing': there is no such file or folder/,
     );

@@ -3,6 +3,7 @@
 // as runs.changed.
 import type { ApiEvent, CommandArgs, CommandResponse } from '../../app/api/index.ts';
 import type { RunService } from '../../app/rlm/index.ts';
+import type { LogFollows } from './follow-handlers.ts';
 import {
   exportRuns,
   importRunLog,
@@ -60,6 +61,7 @@ export function runHandlers(
   emit: (event: ApiEvent) => void,
   now: () => number = Date.now,
   evals: EvalStore | null = null,
+  follows: LogFollows | null = null,
 ): RunHandlers {
   runs.onEvent((runId, event, seq) => {
     emit({ kind: 'runs.event', at: event.at, runId, seq, event });
@@ -83,12 +85,15 @@ export function runHandlers(
     'runs.cancel': ({ runId }) => {
       const live = synthetic.get(runId);
       live?.abort();
-      return { canceled: runs.cancel(runId) || live !== undefined };
+      return {
+        canceled: runs.cancel(runId) || live !== undefined || (follows?.cancel(runId) ?? false),
+      };
     },
     'runs.list': (filter) => ({ runs: store.list(filter) }),
     'runs.events': ({ runId }) => ({ run: store.get(runId), events: store.events(runId) }),
     'runs.delete': ({ runId }) => {
-      if (runs.isActive(runId) || synthetic.has(runId)) throw new RunStillRunningError(runId);
+      if (runs.isActive(runId) || synthetic.has(runId) || follows?.isFollowing(runId))
+        throw new RunStillRunningError(runId);
       const deleted = store.remove(runId);
       if (deleted) emit({ kind: 'runs.changed', at: now(), change: 'deleted', runIds: [runId] });
       return { deleted };

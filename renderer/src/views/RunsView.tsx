@@ -1,8 +1,10 @@
 // Runs: the history with search and filters (status, model, paper set, score, duration, date), pick
 // runs to compare two side by side, export as JSON lines or delete; import logs (ours, alexzhang13/rlm,
-// SkyRL). Filters and the compared pair live in the URL.
+// SkyRL, DSPy) or open a log folder to follow live (nano-rlm sessions, rlm logs being written).
+// Filters and the compared pair live in the URL.
 import { useNavigate, useSearchParams } from 'react-router';
 import { CompareRuns } from './runs/CompareRuns.tsx';
+import { FollowLogs } from './runs/FollowLogs.tsx';
 import { ImportRuns } from './runs/ImportRuns.tsx';
 import { PickedRunsActions, usePickedRuns } from './runs/PickedRuns.tsx';
 import { RunsFilters } from './runs/RunsFilters.tsx';
@@ -25,6 +27,7 @@ export function RunsView() {
       <RunsFilters location={location} />
       <PickedRunsActions location={location} pickedIds={[...picked]} onDeleted={clear} />
       <ImportRuns />
+      <FollowLogs />
       {location.compare && (
         <CompareRuns
           key={location.compare.join(',')}

@@ -1,6 +1,7 @@
 // Import run logs: our own export, alexzhang13/rlm logs (children nested in rlm_calls become child
-// agents) or SkyRL eval dumps. The file's text goes to runs.import; the report lists what came in
-// (each run a link) and every line that could not.
+// agents), SkyRL eval dumps or DSPy RLM predictions. The file's text goes to runs.import; the
+// report lists what came in (each run a link) and every line that could not. A nano-rlm session
+// is a folder: FollowLogs opens it by path.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CommandResponse } from '../../../../app/api/index.ts';
@@ -9,7 +10,7 @@ import { describeFailure, type Failure } from '../papers/failure.ts';
 import { runHref } from '../run/route.ts';
 import { countOf } from '../../format/count.ts';
 
-type Format = 'auto' | 'ours' | 'rlm-log' | 'skyrl';
+type Format = 'auto' | 'ours' | 'rlm-log' | 'skyrl' | 'dspy';
 type Report = CommandResponse<'runs.import'>;
 
 export function ImportRuns() {
@@ -48,6 +49,7 @@ export function ImportRuns() {
           <option value="ours">RLM Studio export</option>
           <option value="rlm-log">alexzhang13/rlm log</option>
           <option value="skyrl">SkyRL eval dump</option>
+          <option value="dspy">DSPy RLM prediction</option>
         </select>
         <input
           type="file"
