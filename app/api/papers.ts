@@ -29,6 +29,10 @@ export const Section = z.object({
 });
 export type Section = z.infer<typeof Section>;
 
+/** What read a paper's text: PDFium (ingestion), pdf.js (workspaces from before), QASPER's JSON. */
+export const PaperEngine = z.enum(['pdfium', 'pdf.js', 'qasper']);
+export type PaperEngine = z.infer<typeof PaperEngine>;
+
 export const PaperSummary = z.object({
   id: z.string(),
   title: z.string(),
@@ -37,6 +41,7 @@ export const PaperSummary = z.object({
   words: z.number().int().nonnegative(),
   sections: z.number().int().nonnegative(),
   hasPdf: z.boolean(),
+  engine: PaperEngine,
   source: PaperSource,
   addedAt: z.number(),
 });

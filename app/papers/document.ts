@@ -1,5 +1,5 @@
 // A paper's stored form, whatever it came from (PDF or QASPER), and the text the REPL sees.
-import type { Section } from '../api/index.ts';
+import type { PaperEngine, Section } from '../api/index.ts';
 
 /** Runs packed 7 numbers each: page, start, length, x, y, width, height. */
 export const runStride = 7;
@@ -7,6 +7,8 @@ export const runStride = 7;
 export interface PaperDocument {
   sha256: string;
   kind: 'pdf' | 'qasper';
+  /** What read it: a PDF engine ('pdfium', 'pdf.js'), or 'qasper' for QASPER's own text. */
+  engine: PaperEngine;
   title: string;
   authors: string[];
   abstract: string;

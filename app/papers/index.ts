@@ -21,7 +21,12 @@ export {
   type ProgressListener,
 } from './ingest.ts';
 export { ExtractionPool } from './extract/pool.ts';
-export type { PdfExtraction } from './extract/extraction.ts';
+export {
+  defaultExtractEngine,
+  extractEngines,
+  type ExtractEngine,
+  type PdfExtraction,
+} from './extract/extraction.ts';
 export { SetSearch } from './set-search.ts';
 export { SetMaps, type SetMap, type MapRequestMethod } from './set-map.ts';
 export * from './embed/index.ts';

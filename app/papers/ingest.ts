@@ -95,6 +95,7 @@ function pdfDocument(sha256: string, data: Uint8Array, extraction: PdfExtraction
   return {
     sha256,
     kind: 'pdf',
+    engine: extraction.engine,
     title: extraction.title,
     authors: extraction.authors,
     abstract: extraction.abstract,

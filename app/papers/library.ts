@@ -11,6 +11,7 @@ import type {
 import { arxivInput, type Fetch } from './arxiv.ts';
 import { contextText } from './document.ts';
 import { PaperHasNoPdfError } from './errors.ts';
+import { defaultExtractEngine, type ExtractEngine } from './extract/extraction.ts';
 import { ExtractionPool } from './extract/pool.ts';
 import { highlightBoxes } from './highlight.ts';
 import {
@@ -37,13 +38,16 @@ export class PaperLibrary {
   readonly #ingestor: PaperIngestor;
   #pool: ExtractionPool | null = null;
   readonly #poolSize: number | undefined;
+  /** The engine new papers are read with (PDFium unless a tool asks for pdf.js). */
+  readonly engine: ExtractEngine;
 
-  constructor(db: DatabaseSync, options: { poolSize?: number } = {}) {
+  constructor(db: DatabaseSync, options: { poolSize?: number; engine?: ExtractEngine } = {}) {
     this.store = new PaperStore(db);
     this.#poolSize = options.poolSize;
+    this.engine = options.engine ?? defaultExtractEngine;
     this.#ingestor = new PaperIngestor(
       this.store,
-      () => (this.#pool ??= new ExtractionPool(this.#poolSize)),
+      () => (this.#pool ??= new ExtractionPool(this.#poolSize, this.engine)),
     );
   }
 

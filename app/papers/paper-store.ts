@@ -1,7 +1,13 @@
 // Paper sets in the workspace database. Documents are keyed by content hash, so a file already
 // parsed (in any set) is never parsed again; papers link sets to documents.
 import type { DatabaseSync } from 'node:sqlite';
-import type { IngestResult, PaperSetSummary, PaperSummary, Section } from '../api/index.ts';
+import type {
+  IngestResult,
+  PaperEngine,
+  PaperSetSummary,
+  PaperSummary,
+  Section,
+} from '../api/index.ts';
 import { transaction } from '../store/index.ts';
 import { extractorVersion, type PaperDocument } from './document.ts';
 import { PaperNotFoundError, PaperSetNotFoundError } from './errors.ts';
@@ -15,6 +21,7 @@ export interface PaperSourceRecord {
 interface DocumentRow {
   sha256: string;
   kind: 'pdf' | 'qasper';
+  engine: PaperEngine;
   title: string;
   authors: string;
   abstract: string;
@@ -34,7 +41,7 @@ interface PaperRow extends DocumentRow {
   added_at: number;
 }
 
-const summaryColumns = `p.id, p.source, p.added_at, d.sha256, d.kind, d.title, d.authors, d.pages, d.words, d.sections,
+const summaryColumns = `p.id, p.source, p.added_at, d.sha256, d.kind, d.engine, d.title, d.authors, d.pages, d.words, d.sections,
   d.pdf IS NOT NULL AS has_pdf, COALESCE(LENGTH(d.pdf), 0) AS bytes`;
 
 function toSummary(row: PaperRow): PaperSummary {
@@ -47,6 +54,7 @@ function toSummary(row: PaperRow): PaperSummary {
     words: row.words,
     sections: (JSON.parse(row.sections) as unknown[]).length,
     hasPdf: row.has_pdf === 1,
+    engine: row.engine,
     source:
       source.kind === 'pdf'
         ? { kind: 'pdf', fileName: source.fileName ?? '', sha256: row.sha256, bytes: row.bytes }
@@ -116,10 +124,10 @@ export class PaperStore {
       if (document) {
         this.#db
           .prepare(
-            `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections, page_starts,
-               page_sizes, runs, pages, words, pdf, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT(sha256) DO UPDATE SET extractor = excluded.extractor, title = excluded.title,
+            `INSERT INTO documents (sha256, kind, extractor, engine, title, authors, abstract, full_text, sections,
+               page_starts, page_sizes, runs, pages, words, pdf, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT(sha256) DO UPDATE SET extractor = excluded.extractor, engine = excluded.engine, title = excluded.title,
                authors = excluded.authors, abstract = excluded.abstract, full_text = excluded.full_text,
                sections = excluded.sections, page_starts = excluded.page_starts, page_sizes = excluded.page_sizes,
                runs = excluded.runs, pages = excluded.pages, words = excluded.words`,
@@ -128,6 +136,7 @@ export class PaperStore {
             document.sha256,
             document.kind,
             extractorVersion,
+            document.engine,
             document.title,
             JSON.stringify(document.authors),
             document.abstract,

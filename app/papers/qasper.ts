@@ -122,6 +122,7 @@ export function qasperDocument(id: string, paper: QasperPaper): PaperDocument {
       )
       .digest('hex'),
     kind: 'qasper',
+    engine: 'qasper',
     title: paper.title,
     authors: [],
     abstract: paper.abstract,

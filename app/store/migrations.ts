@@ -158,6 +158,13 @@ export const migrations: readonly Migration[] = [
             PRIMARY KEY (run_id, id)
           ) STRICT;`,
   },
+  {
+    version: 7,
+    name: 'extraction engine',
+    // Which engine read each document: papers read before PDFium did ingestion stay pdf.js'.
+    sql: `ALTER TABLE documents ADD COLUMN engine TEXT NOT NULL DEFAULT 'pdf.js';
+          UPDATE documents SET engine = 'qasper' WHERE kind = 'qasper';`,
+  },
 ];
 
 export class WorkspaceTooNewError extends Error {

@@ -1,27 +1,32 @@
-// An extraction worker thread: reads ranges of pages with pdf.js and sends back their text items.
-// It keeps each document it opened (by docId) so later ranges of the same paper skip the parse.
+// An extraction worker thread: reads ranges of pages with PDFium or pdf.js (the request names the
+// engine) and sends back their text items. It keeps each document it opened (by docId) so later
+// ranges of the same paper skip the parse; `close` frees it (PDFium's wasm memory included).
 import { enableCompileCache } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { OpenPdf } from './pdf-reader.ts';
+import type { ExtractEngine } from './extraction.ts';
+import { PdfReadError, type OpenPdf } from './raw-pdf.ts';
 import type { ExtractWorkerData, WorkerReply, WorkerRequest } from './worker-messages.ts';
 
 const port = parentPort;
 if (!port) throw new Error('extract-worker.ts runs only as a worker thread');
 
-// pdf.js is imported once the compile cache is on, so that its modules load from the cache.
+// The readers are imported once the compile cache is on, so that their modules load from it; each
+// only when a request names it (a PDFium worker never loads pdf.js, and the other way round).
 const compileCacheDir = (workerData as ExtractWorkerData | undefined)?.compileCacheDir;
 if (compileCacheDir) enableCompileCache(compileCacheDir);
-const reader = import('./pdf-reader.ts');
+async function openWith(engine: ExtractEngine, data: Uint8Array): Promise<OpenPdf> {
+  if (engine === 'pdfium') return (await import('./pdfium-reader.ts')).openPdfium(data);
+  return (await import('./pdf-reader.ts')).openPdf(data);
+}
 
 const open = new Map<number, Promise<OpenPdf>>();
 
 async function answer(
   request: Extract<WorkerRequest, { kind: 'readPages' }>,
 ): Promise<WorkerReply> {
-  const { openPdf, PdfReadError } = await reader;
   let pdf = open.get(request.docId);
   if (!pdf) {
-    pdf = openPdf(request.data);
+    pdf = openWith(request.engine, request.data);
     open.set(request.docId, pdf);
   }
   try {
@@ -36,6 +41,8 @@ async function answer(
     };
   } catch (error) {
     const reason = error instanceof PdfReadError ? error.reason : 'crash';
+    // A document that failed to open is not kept (nothing of it is left to free).
+    if (!(await pdf.then(() => true).catch(() => false))) open.delete(request.docId);
     return {
       kind: 'failed',
       jobId: request.jobId,

@@ -1,5 +1,5 @@
-// From pdf.js' raw pages to what ingestion stores, and the named errors for what went wrong.
-// Pure (no pdf.js import), so the main thread can assemble pages read by several workers.
+// From a reader's raw pages (PDFium's or pdf.js') to what ingestion stores, and the named errors for what went wrong.
+// Pure (no engine import), so the main thread can assemble pages read by several workers.
 import type { Section } from '../../api/index.ts';
 import { countWords } from '../document.ts';
 import {
@@ -12,11 +12,20 @@ import {
   PdfTruncatedError,
 } from '../errors.ts';
 import { splitLines } from './lines.ts';
-import type { PdfReadFailure, RawPdf } from './pdf-reader.ts';
+import type { PdfReadFailure, RawPdf } from './raw-pdf.ts';
 import { detectStructure } from './structure.ts';
 import { layoutText, type PlacedRun } from './text-layout.ts';
 
+/**
+ * Which engine read a PDF: PDFium (WebAssembly) does ingestion; pdf.js draws the reader and read
+ * the papers of workspaces made before PDFium (they are read again only when asked).
+ */
+export const extractEngines = ['pdfium', 'pdf.js'] as const;
+export type ExtractEngine = (typeof extractEngines)[number];
+export const defaultExtractEngine: ExtractEngine = 'pdfium';
+
 export interface PdfExtraction {
+  engine: ExtractEngine;
   title: string;
   authors: string[];
   abstract: string;
@@ -59,7 +68,11 @@ export function readFailureError(
   }
 }
 
-export function extractionFromRaw(input: string, raw: RawPdf): PdfExtraction {
+export function extractionFromRaw(
+  input: string,
+  raw: RawPdf,
+  engine: ExtractEngine,
+): PdfExtraction {
   const layout = layoutText(raw);
   if (!hasLetters(layout.fullText, 50)) throw new PdfNoTextLayerError(input, raw.pages.length);
   const structure = detectStructure(
@@ -69,6 +82,7 @@ export function extractionFromRaw(input: string, raw: RawPdf): PdfExtraction {
     raw.info.title,
   );
   return {
+    engine,
     ...structure,
     fullText: layout.fullText,
     pageStarts: layout.pageStarts,

@@ -3,52 +3,13 @@
 // No OCR: a page without a text layer yields no items.
 import { getDocument, Util, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { PdfReadError, type OpenPdf, type RawItem, type RawPage } from './raw-pdf.ts';
 // pdf.js runs its "worker" in this thread when it finds it on globalThis; importing it statically
 // (instead of pdf.js' own dynamic import) also lets the desktop bundle include it.
 // @ts-expect-error: the worker module ships without type declarations.
 import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
-
-export interface RawItem {
-  str: string;
-  /** Left, top, width and height of the item's box on its page. */
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  /** Font size in page units (the box height of horizontal text). */
-  size: number;
-  /** Internal pdf.js font id: items of one run share it. */
-  font: string;
-  /** The item ends a line (pdf.js' own judgement). */
-  eol: boolean;
-  /** Text not written left to right (rotated margin stamps, vertical labels). */
-  rotated: boolean;
-}
-
-export interface RawPage {
-  width: number;
-  height: number;
-  items: RawItem[];
-}
-
-export interface RawPdf {
-  pages: RawPage[];
-  info: { title?: string; author?: string };
-}
-
-/** Why pdf.js could not read a document; mapped to named errors by the caller. */
-export type PdfReadFailure = 'password' | 'invalid' | 'no-pages' | 'unreadable-page';
-
-export class PdfReadError extends Error {
-  override readonly name = 'PdfReadError';
-  readonly reason: PdfReadFailure;
-  constructor(reason: PdfReadFailure, detail: string) {
-    super(detail);
-    this.reason = reason;
-  }
-}
 
 function stringField(info: unknown, key: string): string | undefined {
   if (typeof info !== 'object' || info === null || !(key in info)) return undefined;
@@ -86,15 +47,6 @@ async function readPage(doc: PDFDocumentProxy, pageNumber: number): Promise<RawP
   } finally {
     page.cleanup();
   }
-}
-
-/** An open document; pages are read in ranges so several workers can share a long paper. */
-export interface OpenPdf {
-  numPages: number;
-  info: RawPdf['info'];
-  /** Pages from..to, 1-based and inclusive. */
-  readPages(from: number, to: number): Promise<RawPage[]>;
-  close(): Promise<void>;
 }
 
 export async function openPdf(data: Uint8Array): Promise<OpenPdf> {
@@ -143,15 +95,5 @@ export async function openPdf(data: Uint8Array): Promise<OpenPdf> {
   } catch (error) {
     await task.destroy();
     throw error;
-  }
-}
-
-/** The whole document in this thread (tests, small tools). */
-export async function readPdf(data: Uint8Array): Promise<RawPdf> {
-  const pdf = await openPdf(data);
-  try {
-    return { pages: await pdf.readPages(1, pdf.numPages), info: pdf.info };
-  } finally {
-    await pdf.close();
   }
 }

@@ -6,11 +6,13 @@ import { availableParallelism } from 'node:os';
 import { defineChild, startWorker } from '../../children/index.ts';
 import {
   checkPdfBytes,
+  defaultExtractEngine,
   extractionFromRaw,
   readFailureError,
+  type ExtractEngine,
   type PdfExtraction,
 } from './extraction.ts';
-import type { RawPage, RawPdf } from './pdf-reader.ts';
+import type { RawPage, RawPdf } from './raw-pdf.ts';
 import type { ExtractWorkerData, WorkerReply, WorkerRequest } from './worker-messages.ts';
 
 /**
@@ -57,31 +59,39 @@ const extractWorker = defineChild(import.meta.url, {
 
 export class ExtractionPool {
   readonly size: number;
+  /** The engine a paper is read with unless `extract` names another. */
+  readonly engine: ExtractEngine;
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextJob = 1;
   #nextDoc = 1;
   #disposed = false;
 
-  constructor(size = availableParallelism()) {
+  constructor(size = availableParallelism(), engine: ExtractEngine = defaultExtractEngine) {
     this.size = Math.max(1, size);
+    this.engine = engine;
   }
 
-  async extract(input: string, data: Uint8Array): Promise<PdfExtraction> {
+  async extract(
+    input: string,
+    data: Uint8Array,
+    engine: ExtractEngine = this.engine,
+  ): Promise<PdfExtraction> {
     checkPdfBytes(input, data);
     const docId = this.#nextDoc++;
+    const read = { docId, engine, data };
     try {
-      const first = await this.#read(docId, data, 1, pagesPerJob, 'back');
+      const first = await this.#read(read, 1, pagesPerJob, 'back');
       const rest: Promise<PagesReply>[] = [];
       for (let from = pagesPerJob + 1; from <= first.numPages; from += pagesPerJob) {
-        rest.push(this.#read(docId, data, from, from + pagesPerJob - 1, 'front'));
+        rest.push(this.#read(read, from, from + pagesPerJob - 1, 'front'));
       }
       const pages: RawPage[] = [
         ...first.pages,
         ...(await Promise.all(rest)).flatMap((reply) => reply.pages),
       ];
       const raw: RawPdf = { pages, info: first.info };
-      return extractionFromRaw(input, raw);
+      return extractionFromRaw(input, raw, engine);
     } catch (error) {
       if (error instanceof ReadFailure) throw readFailureError(input, error.reason, error.message);
       throw error;
@@ -103,8 +113,7 @@ export class ExtractionPool {
   }
 
   #read(
-    docId: number,
-    data: Uint8Array,
+    { docId, engine, data }: { docId: number; engine: ExtractEngine; data: Uint8Array },
     from: number,
     to: number,
     end: 'front' | 'back',
@@ -113,7 +122,7 @@ export class ExtractionPool {
       return Promise.reject(new ReadFailure('crash', 'the extraction pool was disposed'));
     return new Promise((resolve, reject) => {
       const job: Job = {
-        request: { kind: 'readPages', jobId: this.#nextJob++, docId, data, from, to },
+        request: { kind: 'readPages', jobId: this.#nextJob++, docId, engine, data, from, to },
         resolve,
         reject,
       };

@@ -1,8 +1,8 @@
-// Lays pdf.js text items out as one plain text (the noisy parser output the task is about) and
+// Lays a reader's text items (PDFium's words, pdf.js' runs) out as one plain text (the noisy parser output the task is about) and
 // keeps, for every item, where its characters sit in that text and on the page, so any character
 // range maps back to boxes on the PDF. Two repairs only: separators where pdf.js gives none
 // (a jump to another line, a visible gap) and spacing accents composed with their letter ("F¨arber").
-import type { RawItem, RawPdf } from './pdf-reader.ts';
+import type { RawItem, RawPdf } from './raw-pdf.ts';
 
 /** One text run: its characters are fullText.slice(start, start + length). */
 export interface PlacedRun {
@@ -91,7 +91,8 @@ export function layoutText(pdf: RawPdf): TextLayout {
         }
         if (previous && !/\s/.test(lastChar)) {
           const separator = separatorBetween(previous, item);
-          if (separator && !/^\s/.test(str)) push(separator);
+          if (separator === '' && item.spaceBefore) push(' ');
+          else if (separator && !/^\s/.test(str)) push(separator);
         }
         runs.push({
           page: pageIndex,

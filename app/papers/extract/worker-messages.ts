@@ -1,6 +1,7 @@
 // Messages between the extraction pool and its workers, unions on `kind`. A job reads a range of
 // pages of one document; a worker keeps the documents it has opened until told to close them.
-import type { PdfReadFailure, RawPage, RawPdf } from './pdf-reader.ts';
+import type { ExtractEngine } from './extraction.ts';
+import type { PdfReadFailure, RawPage, RawPdf } from './raw-pdf.ts';
 
 /** What a worker starts with: the module compile cache folder, when its parent uses one. */
 export interface ExtractWorkerData {
@@ -8,7 +9,15 @@ export interface ExtractWorkerData {
 }
 
 export type WorkerRequest =
-  | { kind: 'readPages'; jobId: number; docId: number; data: Uint8Array; from: number; to: number }
+  | {
+      kind: 'readPages';
+      jobId: number;
+      docId: number;
+      engine: ExtractEngine;
+      data: Uint8Array;
+      from: number;
+      to: number;
+    }
   | { kind: 'close'; docId: number };
 
 export type WorkerReply =
