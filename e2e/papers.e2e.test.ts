@@ -2,12 +2,15 @@
 // CC-BY PDFs and a non-PDF through the file input, read a paper beside its PDF, highlight a span of
 // its text on the right PDF page (by selection and by ?hl= link), search the set, open the map (by
 // TF-IDF, then by sentence embeddings once a local model, written by the test, is set in Settings).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTinyModel } from '../app/papers/embed/fixtures/tiny-model.ts';
+import { PaperLibrary } from '../app/papers/index.ts';
+import { openWorkspace } from '../app/store/index.ts';
 import { screenshot, openApp, type OpenedApp } from './harness.ts';
 
 /** A shared paper as a file to set on the input (playwright takes paths or buffers, not both). */
@@ -76,6 +79,98 @@ async function drawnUnderHighlight(): Promise<void> {
     .locator(`[data-testid="pdf-page"][data-page="${pageIndex ?? ''}"][data-drawn="true"]`)
     .waitFor();
 }
+
+interface Box {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const s2orcPath = new URL(
+  '../../shared/data/papers/2020.acl-main.447_arXiv-1911.02782_S2ORC.pdf',
+  import.meta.url,
+).pathname;
+
+/** The reader's text layer of a page, word by word (three letters or more), in PDF points. */
+async function textLayerWords(pageIndex: number): Promise<Box[]> {
+  const frame = page.locator(`[data-testid="pdf-page"][data-page="${String(pageIndex)}"]`);
+  await frame.scrollIntoViewIfNeeded();
+  await page
+    .locator(`[data-testid="pdf-page"][data-page="${String(pageIndex)}"][data-drawn="true"]`)
+    .waitFor();
+  await expect.poll(() => frame.locator('.textLayer span').count()).toBeGreaterThan(20);
+  return frame.evaluate((element) => {
+    const scale = Number((element as HTMLElement).style.getPropertyValue('--total-scale-factor'));
+    const corner = element.getBoundingClientRect();
+    const words: Box[] = [];
+    for (const span of element.querySelectorAll('.textLayer span')) {
+      const node = span.firstChild;
+      if (node?.nodeType !== Node.TEXT_NODE) continue;
+      for (const match of (node.textContent ?? '').matchAll(/\p{L}{3,}/gu)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const box = range.getBoundingClientRect();
+        words.push({
+          text: match[0],
+          x: (box.left - corner.left) / scale,
+          y: (box.top - corner.top) / scale,
+          width: box.width / scale,
+          height: box.height / scale,
+        });
+      }
+    }
+    return words;
+  });
+}
+
+/** Poppler's words of letters alone on a page (pdftotext -bbox). */
+function popplerWords(file: string, pageIndex: number): Box[] {
+  const page = String(pageIndex + 1);
+  const html = execFileSync('pdftotext', ['-q', '-bbox', '-f', page, '-l', page, file, '-'], {
+    encoding: 'utf8',
+  });
+  return [
+    ...html.matchAll(
+      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(\p{L}{3,})<\/word>/gu,
+    ),
+  ].map((m) => ({
+    text: m[5] ?? '',
+    x: Number(m[1]),
+    y: Number(m[2]),
+    width: Number(m[3]) - Number(m[1]),
+    height: Number(m[4]) - Number(m[2]),
+  }));
+}
+
+/** Of `ours`' words, how many the reference has overlapping (found), and of those within 2 pt. */
+function agreement(pages: [Box[], Box[]][]): { words: number; found: number; within: number } {
+  const result = { words: 0, found: 0, within: 0 };
+  for (const [ours, reference] of pages)
+    for (const word of ours) {
+      if (!reference.some((other) => other.text === word.text)) continue;
+      result.words++;
+      const same = reference.find(
+        (other) =>
+          other.text === word.text &&
+          Math.min(other.x + other.width, word.x + word.width) > Math.max(other.x, word.x) &&
+          Math.min(other.y + other.height, word.y + word.height) > Math.max(other.y, word.y),
+      );
+      if (!same) continue;
+      result.found++;
+      if (
+        Math.abs(same.x - word.x) <= 2 &&
+        Math.abs(same.x + same.width - (word.x + word.width)) <= 2
+      )
+        result.within++;
+    }
+  return result;
+}
+
+const describeAgreement = ({ words, found, within }: ReturnType<typeof agreement>) =>
+  `${String(found)} of ${String(words)} on their word, ${((100 * within) / found).toFixed(1)}% of those within 2 pt`;
 
 describe('papers view', () => {
   it('imports two PDFs and a non-PDF through the file input, with progress and outcomes', async () => {
@@ -152,6 +247,55 @@ describe('papers view', () => {
     expect(await page.getByTestId('paper-section').count()).toBeGreaterThan(5);
     expect(await page.getByTestId('paper-text').textContent()).toContain('S2ORC');
     await screenshot(page, 'papers-reader');
+  });
+
+  it("lands PDFium's word boxes on the words of pdf.js' text layer (first 3 pages)", async () => {
+    expect(await page.getByTestId('paper-meta').textContent()).toContain('read by PDFium');
+    // Three readings of each word of the first three pages, in PDF points from the page's corner:
+    // the reader's text layer (pdf.js' spans, laid out by the browser), PDFium's highlight boxes
+    // (from the served workspace, read beside the app) and poppler's (pdftotext -bbox, the
+    // reference for where the glyphs are drawn).
+    const workspace = openWorkspace(opened.app.workspace);
+    const library = new PaperLibrary(workspace.db);
+    const readings: { layer: Box[]; pdfium: Box[]; poppler: Box[] }[] = [];
+    try {
+      const paper = library.paper(set, '1911.02782');
+      for (const pageIndex of [0, 1, 2]) {
+        const from = paper.pageStarts[pageIndex] ?? 0;
+        const to = paper.pageStarts[pageIndex + 1] ?? paper.fullText.length;
+        const pdfium: Box[] = [];
+        for (const match of paper.fullText.slice(from, to).matchAll(/\p{L}{3,}/gu)) {
+          const start = from + match.index;
+          const { boxes } = library.highlight(set, '1911.02782', start, start + match[0].length);
+          const [box] = boxes;
+          if (boxes.length === 1 && box) pdfium.push({ ...box, text: match[0] });
+        }
+        readings.push({
+          layer: await textLayerWords(pageIndex),
+          pdfium,
+          poppler: popplerWords(s2orcPath, pageIndex),
+        });
+      }
+    } finally {
+      workspace.close();
+    }
+    const figure = (ours: 'layer' | 'pdfium', reference: 'layer' | 'poppler') =>
+      agreement(readings.map((reading) => [reading[ours], reading[reference]]));
+    const onLayer = figure('pdfium', 'layer');
+    const onGlyphs = figure('pdfium', 'poppler');
+    const layerOnGlyphs = figure('layer', 'poppler');
+    console.log(
+      `PDFium on the text layer: ${describeAgreement(onLayer)}; PDFium on poppler: ${describeAgreement(onGlyphs)}; text layer on poppler: ${describeAgreement(layerOnGlyphs)}`,
+    );
+    // Every PDFium word lands on its word in the text layer (the same line, overlapping it) ...
+    expect(onLayer.found / onLayer.words).toBeGreaterThanOrEqual(0.99);
+    expect(onLayer.words).toBeGreaterThan(1500);
+    // ... and within 2 pt of where the PDF draws it. Within a span the text layer places words
+    // by the browser's fallback font, so its own words are no closer to the glyphs than this.
+    expect(onGlyphs.within / onGlyphs.found).toBeGreaterThanOrEqual(0.99);
+    expect(layerOnGlyphs.within / layerOnGlyphs.found).toBeLessThan(
+      onGlyphs.within / onGlyphs.found,
+    );
   });
 
   it('highlights a span selected in the text on the PDF page that holds it', async () => {

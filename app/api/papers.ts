@@ -71,6 +71,17 @@ export const IngestResult = z.object({
 });
 export type IngestResult = z.infer<typeof IngestResult>;
 
+/** A paper read again from its stored PDF (papers.reextract). */
+export const ReextractResult = z.object({
+  paperId: z.string(),
+  outcome: z.enum(['reextracted', 'failed']),
+  engine: z.enum(['pdfium', 'pdf.js']),
+  /** The sets whose copy of the paper changed (a document is shared by content). */
+  sets: z.array(z.string()),
+  error: IngestFailure.optional(),
+});
+export type ReextractResult = z.infer<typeof ReextractResult>;
+
 export const PaperSetSummary = z.object({
   name: z.string(),
   papers: z.number().int(),
@@ -205,6 +216,18 @@ export const paperCommands = {
     summary: 'Deletes a paper set (cached text stays for other sets that share it).',
     request: setRef,
     response: z.object({ removed: z.boolean() }),
+  },
+  'papers.reextract': {
+    summary:
+      "Reads papers of a set again from their stored PDFs (all the set's PDFs unless ids are given), with PDFium unless another engine is named; offsets marked on the old text may move.",
+    request: z
+      .object({
+        set: z.string().min(1),
+        ids: z.array(z.string().min(1)).max(10_000).optional(),
+        engine: z.enum(['pdfium', 'pdf.js']).default('pdfium'),
+      })
+      .strict(),
+    response: z.object({ results: z.array(ReextractResult) }),
   },
   'papers.pdf': {
     summary: "A paper's PDF bytes (PaperHasNoPdfError for QASPER papers).",

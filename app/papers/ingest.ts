@@ -5,11 +5,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import type { IngestResult } from '../api/index.ts';
+import type { IngestResult, ReextractResult } from '../api/index.ts';
 import { packRuns, type PaperDocument } from './document.ts';
-import { FileUnreadableError, FileVanishedError } from './errors.ts';
+import { FileUnreadableError, FileVanishedError, PaperHasNoPdfError } from './errors.ts';
 import type { ExtractionPool } from './extract/pool.ts';
-import type { PdfExtraction } from './extract/extraction.ts';
+import type { ExtractEngine, PdfExtraction } from './extract/extraction.ts';
 import { derivePaperId, uniqueId } from './paper-id.ts';
 import type { PaperStore } from './paper-store.ts';
 import { parseQasper } from './qasper.ts';
@@ -211,6 +211,47 @@ export class PaperIngestor {
       claimed.delete(sha256);
       return failure(name, error);
     }
+  }
+
+  /**
+   * Reads papers of a set again from their stored PDFs with `engine` (asked for: a paper is never
+   * read again by itself). Each paper fails on its own; a document shared with other sets changes
+   * for them too. Character offsets marked on the old text may move.
+   */
+  async reextract(
+    set: string,
+    ids: readonly string[],
+    engine: ExtractEngine,
+    onProgress?: (result: ReextractResult, done: number, total: number) => void,
+  ): Promise<ReextractResult[]> {
+    let done = 0;
+    const work = ids.map(async (paperId): Promise<ReextractResult> => {
+      let result: ReextractResult;
+      try {
+        const { sha256, pdf } = this.#store.pdfWithHash(set, paperId);
+        if (!pdf) throw new PaperHasNoPdfError(paperId);
+        const extraction = await this.#pool().extract(paperId, pdf, engine);
+        this.#store.replaceDocument(pdfDocument(sha256, pdf, extraction));
+        result = {
+          paperId,
+          outcome: 'reextracted',
+          engine,
+          sets: this.#store.setsWithContent(sha256),
+        };
+      } catch (error) {
+        const { error: named } = failure(paperId, error);
+        result = {
+          paperId,
+          outcome: 'failed',
+          engine,
+          sets: [],
+          ...(named ? { error: named } : {}),
+        };
+      }
+      onProgress?.(result, ++done, ids.length);
+      return result;
+    });
+    return Promise.all(work);
   }
 
   #ingestQasper(set: string, name: string, data: Uint8Array, claimed: Set<string>): IngestResult[] {

@@ -7,6 +7,7 @@ import type {
   PaperDetail,
   PaperSetSummary,
   PaperSummary,
+  ReextractResult,
 } from '../api/index.ts';
 import { arxivInput, type Fetch } from './arxiv.ts';
 import { contextText } from './document.ts';
@@ -133,6 +134,20 @@ export class PaperLibrary {
   ): { pages: { width: number; height: number }[]; boxes: HighlightBox[] } {
     const { runs, pageSizes } = this.store.layout(set, id);
     return { pages: pageSizes, boxes: highlightBoxes(runs, start, end) };
+  }
+
+  /** Reads papers again from their PDFs (every PDF paper of the set unless `ids` are given). */
+  reextract(
+    set: string,
+    ids?: readonly string[],
+    engine: ExtractEngine = this.engine,
+  ): Promise<ReextractResult[]> {
+    const chosen =
+      ids ??
+      this.papers(set)
+        .papers.filter((p) => p.hasPdf)
+        .map((p) => p.id);
+    return this.#ingestor.reextract(set, chosen, engine);
   }
 
   pdf(set: string, id: string): Uint8Array {

@@ -278,6 +278,52 @@ export class PaperStore {
     return { runs, pageSizes: JSON.parse(row.page_sizes) as { width: number; height: number }[] };
   }
 
+  /** The sets that hold a document (its text changed for all of them when it is read again). */
+  setsWithContent(sha256: string): string[] {
+    const rows = this.#db
+      .prepare('SELECT DISTINCT set_name AS name FROM papers WHERE sha256 = ?')
+      .all(sha256) as { name: string }[];
+    return rows.map((row) => row.name);
+  }
+
+  /** A paper's stored PDF with its content hash (null bytes for a QASPER paper). */
+  pdfWithHash(set: string, id: string): { sha256: string; pdf: Uint8Array | null } {
+    const row = this.#db
+      .prepare(
+        'SELECT d.sha256, d.pdf FROM papers p JOIN documents d ON d.sha256 = p.sha256 WHERE p.set_name = ? AND p.id = ?',
+      )
+      .get(set, id) as { sha256: string; pdf: Uint8Array | null } | undefined;
+    if (!row) {
+      this.requireSet(set);
+      throw new PaperNotFoundError(set, id);
+    }
+    return row;
+  }
+
+  /** A document read again (same bytes, a new reading): every set that holds it sees it. */
+  replaceDocument(document: PaperDocument): void {
+    this.#db
+      .prepare(
+        `UPDATE documents SET extractor = ?, engine = ?, title = ?, authors = ?, abstract = ?, full_text = ?,
+           sections = ?, page_starts = ?, page_sizes = ?, runs = ?, pages = ?, words = ? WHERE sha256 = ?`,
+      )
+      .run(
+        extractorVersion,
+        document.engine,
+        document.title,
+        JSON.stringify(document.authors),
+        document.abstract,
+        document.fullText,
+        JSON.stringify(document.sections),
+        JSON.stringify(document.pageStarts),
+        JSON.stringify(document.pageSizes),
+        Buffer.from(document.runs.buffer, document.runs.byteOffset, document.runs.byteLength),
+        document.pages,
+        document.words,
+        document.sha256,
+      );
+  }
+
   pdf(set: string, id: string): Uint8Array | null {
     const row = this.#db
       .prepare(

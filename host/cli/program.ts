@@ -1,7 +1,7 @@
 // The `rlm-studio` command tree: every subcommand, each in its own `*-command.ts` beside this file.
 import { Command } from 'commander';
 import { appVersion } from '../index.ts';
-import { ingestCommand, paperCommand, papersCommand } from './papers-commands.ts';
+import { ingestCommand, paperCommand, papersCommand, reextractCommand } from './papers-commands.ts';
 import { forkCommand } from './fork-command.ts';
 import { runCommand } from './run-command.ts';
 import { scoreCommand } from './score-command.ts';
@@ -28,6 +28,7 @@ export function buildProgram(): Command {
     .addCommand(ingestCommand())
     .addCommand(papersCommand())
     .addCommand(paperCommand())
+    .addCommand(reextractCommand())
     .addCommand(runCommand())
     .addCommand(forkCommand())
     .addCommand(importCommand())

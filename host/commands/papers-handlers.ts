@@ -12,6 +12,7 @@ type PaperCommand =
   | 'papers.importPaths'
   | 'papers.importArxiv'
   | 'papers.removeSet'
+  | 'papers.reextract'
   | 'papers.pdf'
   | 'papers.highlight'
   | 'papers.search'
@@ -64,6 +65,14 @@ export function paperHandlers(
       search.invalidate(set);
       emit({ kind: 'papers.setsChanged', at: now() });
       return { removed };
+    },
+    'papers.reextract': async ({ set, ids, engine }) => {
+      const results = await library.reextract(set, ids, engine);
+      // The text changed for every set that holds a paper read again: their searches and maps.
+      for (const changed of new Set(results.flatMap((result) => result.sets)))
+        search.invalidate(changed);
+      emit({ kind: 'papers.setsChanged', at: now() });
+      return { results };
     },
     'papers.pdf': ({ set, id }) => ({
       dataBase64: Buffer.from(library.pdf(set, id)).toString('base64'),

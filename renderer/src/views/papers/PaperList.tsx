@@ -2,6 +2,7 @@
 // failed to join it with their named errors.
 import { Link } from 'react-router';
 import type { CommandResponse } from '../../../../app/api/index.ts';
+import { engineName } from './ReadAgain.tsx';
 import { papersHref } from './route.ts';
 
 export type SetListing = CommandResponse<'papers.list'>;
@@ -27,6 +28,7 @@ export function PaperList({ listing }: { listing: SetListing }) {
                   <code>{paper.id}</code>
                   {paper.hasPdf && ` · ${String(paper.pages)} pages`} ·{' '}
                   {paper.words.toLocaleString()} words · {paper.sections} sections
+                  {paper.hasPdf && ` · ${engineName(paper.engine)}`}
                   {!paper.hasPdf && <span className="papers-badge">text only</span>}
                 </span>
               </Link>

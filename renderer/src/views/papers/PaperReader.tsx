@@ -11,6 +11,7 @@ import { PaperText, type PaperTextHandle } from './PaperText.tsx';
 import { HighlightedPdf, type HighlightedPdfHandle } from './pdf/HighlightedPdf.tsx';
 import { loadPdfjs } from './pdf/pdfjs.ts';
 import { formatCharRange, papersHref, type CharRange } from './route.ts';
+import { engineName, ReadAgain } from './ReadAgain.tsx';
 import { SectionOutline } from './SectionOutline.tsx';
 import { useEngineQuery } from './use-engine-query.ts';
 import { usePaperHighlight } from './usePaperHighlight.ts';
@@ -24,8 +25,11 @@ export interface PaperReaderProps {
 
 export function PaperReader({ set, paperId, hl }: PaperReaderProps) {
   const api = useApi();
-  const detail = useEngineQuery(JSON.stringify(['paper', set, paperId]), () =>
-    api.call('papers.get', { set, id: paperId }),
+  // Reloaded when sets change: a paper read again (ReadAgain) comes back with its new text.
+  const detail = useEngineQuery(
+    JSON.stringify(['paper', set, paperId]),
+    () => api.call('papers.get', { set, id: paperId }),
+    { refreshOn: 'papers.setsChanged' },
   );
   useEffect(() => {
     // Start fetching pdf.js while the paper's text loads. A failure here is not lost: the PDF
@@ -44,7 +48,10 @@ export function PaperReader({ set, paperId, hl }: PaperReaderProps) {
             <h1 className="paper-title" data-testid="paper-title">
               {detail.value.title}
             </h1>
-            <p className="papers-muted paper-meta">{paperMeta(detail.value)}</p>
+            <p className="papers-muted paper-meta" data-testid="paper-meta">
+              {paperMeta(detail.value)}
+            </p>
+            <ReadAgain set={set} paper={detail.value} />
           </>
         )}
       </header>
@@ -69,6 +76,7 @@ function paperMeta(paper: PaperDetail): string {
       : null,
     paper.hasPdf ? `${String(paper.pages)} pages` : null,
     `${paper.words.toLocaleString()} words`,
+    paper.hasPdf ? `read by ${engineName(paper.engine)}` : null,
     paper.hasPdf ? null : 'QASPER (text only)',
   ];
   return parts.filter((part) => part !== null).join(' · ');

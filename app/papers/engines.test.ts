@@ -1,0 +1,128 @@
+// Which engine read a paper: PDFium ingests; papers read by pdf.js before (workspaces made then)
+// stay as they were, readable and highlighted, until they are read again on request; reading
+// again changes the shared document for every set that holds it, and fails per paper by name.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, migrations, openWorkspace, type Workspace } from '../store/index.ts';
+import { PaperLibrary } from './library.ts';
+
+const shared = new URL('../../../shared/data/', import.meta.url).pathname;
+const s2orc = join(shared, 'papers', '2020.acl-main.447_arXiv-1911.02782_S2ORC.pdf');
+const qasperSubset = join(shared, 'qasper', 'qasper_test_v0.3_subset_papers_with_pdf.json');
+
+let dir: string;
+let workspace: Workspace;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rlm-engines-'));
+  workspace = openWorkspace(join(dir, 'ws'));
+});
+afterEach(() => {
+  workspace.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `work` with a library over the workspace, disposed after. */
+async function withLibrary<T>(
+  work: (library: PaperLibrary) => Promise<T> | T,
+  engine?: 'pdfium' | 'pdf.js',
+): Promise<T> {
+  const library = new PaperLibrary(workspace.db, { poolSize: 1, ...(engine ? { engine } : {}) });
+  try {
+    return await work(library);
+  } finally {
+    await library.dispose();
+  }
+}
+
+describe('extraction engines', () => {
+  it('ingests with PDFium and says so', async () => {
+    const [result] = await withLibrary((library) => library.importPaths('a', [s2orc]));
+    const paper = await withLibrary((library) => library.paper('a', result?.paperId ?? ''));
+    expect(paper.engine).toBe('pdfium');
+    expect(paper.title).toBe('S2ORC: The Semantic Scholar Open Research Corpus');
+  });
+
+  it("keeps pdf.js' papers as they were until asked, then reads them again for every set", async () => {
+    const [added] = await withLibrary((library) => library.importPaths('old', [s2orc]), 'pdf.js');
+    const id = added?.paperId ?? '';
+    const before = await withLibrary((library) => library.paper('old', id));
+    expect(before.engine).toBe('pdf.js');
+    // A later app (PDFium by default) opens the workspace: nothing is read again by itself.
+    const { reopened, again, box } = await withLibrary(async (library) => {
+      const [copy] = await library.importPaths('new', [s2orc]);
+      return {
+        reopened: library.paper('old', id),
+        again: library.paper('new', copy?.paperId ?? ''),
+        box: library.highlight('old', id, 100, 140).boxes,
+      };
+    });
+    expect(reopened.fullText).toBe(before.fullText);
+    expect(reopened.engine).toBe('pdf.js');
+    expect(again.engine).toBe('pdf.js'); // the same document, reused by content
+    expect(box.length).toBeGreaterThan(0);
+
+    const results = await withLibrary((library) => library.reextract('old'));
+    expect(results).toEqual([
+      { paperId: id, outcome: 'reextracted', engine: 'pdfium', sets: ['new', 'old'] },
+    ]);
+    const after = await withLibrary((library) => [
+      library.paper('old', id),
+      library.paper('new', id),
+    ]);
+    expect(after.map((paper) => paper.engine)).toEqual(['pdfium', 'pdfium']);
+    expect(after[0]?.title).toBe(before.title);
+    expect(after[0]?.sections).toBeGreaterThanOrEqual(before.sections);
+  });
+
+  it('fails each paper that cannot be read again by name, the others go on', async () => {
+    await withLibrary((library) => library.importPaths('mixed', [s2orc, qasperSubset]));
+    const ids = await withLibrary((library) => library.papers('mixed').papers.map((p) => p.id));
+    const results = await withLibrary((library) =>
+      library.reextract('mixed', [...ids, 'no-such-paper'], 'pdf.js'),
+    );
+    // In the order asked, each with its own outcome.
+    expect(results.map((r) => r.paperId)).toEqual([...ids, 'no-such-paper']);
+    const outcome = (id: string) => {
+      const result = results.find((r) => r.paperId === id);
+      return [result?.outcome, result?.error?.name];
+    };
+    expect(outcome('1911.02782')).toEqual(['reextracted', undefined]);
+    expect(ids.filter((id) => id !== '1911.02782').map(outcome)).toEqual([
+      ['failed', 'PaperHasNoPdfError'],
+      ['failed', 'PaperHasNoPdfError'],
+    ]);
+    expect(outcome('no-such-paper')).toEqual(['failed', 'PaperNotFoundError']);
+    await expect(withLibrary((library) => library.reextract('nope'))).rejects.toThrow(
+      /PaperSetNotFoundError|no paper set/i,
+    );
+  });
+});
+
+describe('migration 7', () => {
+  it("marks the documents of an older workspace as read by pdf.js, QASPER's as QASPER's", () => {
+    const db = new DatabaseSync(join(dir, 'old.db'));
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= 6),
+    );
+    const insert = db.prepare(
+      `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
+         page_starts, page_sizes, runs, pages, words, pdf, created_at)
+       VALUES (?, ?, 1, 't', '[]', '', 'text', '[]', '[]', '[]', NULL, 1, 1, NULL, 0)`,
+    );
+    insert.run('a', 'pdf');
+    insert.run('b', 'qasper');
+    migrate(db);
+    expect(db.prepare('SELECT sha256, engine FROM documents ORDER BY sha256').all()).toEqual([
+      { sha256: 'a', engine: 'pdf.js' },
+      { sha256: 'b', engine: 'qasper' },
+    ]);
+    db.close();
+  });
+});
+
+// Read once so a missing shared file fails here with its path, not inside a library call.
+readFileSync(s2orc);
