@@ -203,6 +203,11 @@ function pageItems(
   return items;
 }
 
+/** The wasm heap's size in bytes (it only grows: a leak shows as growth). For tests. */
+export async function pdfiumHeapBytes(): Promise<number> {
+  return (await pdfium()).memory.buffer.byteLength;
+}
+
 export async function openPdfium(data: Uint8Array): Promise<OpenPdf> {
   const api = await pdfium();
   const bytes = api.malloc(Math.max(1, data.byteLength));
