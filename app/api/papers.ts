@@ -192,6 +192,12 @@ export const paperCommands = {
       .strict(),
     response: z.object({ results: z.array(IngestResult) }),
   },
+  'papers.cancelImport': {
+    summary:
+      'Cancels a running import: inputs not yet read end as ImportCanceledError; papers already added stay.',
+    request: z.object({ importId: z.string().min(1).max(100) }).strict(),
+    response: z.object({ canceled: z.boolean() }),
+  },
   'papers.importArxiv': {
     summary: 'Downloads arXiv papers by id into a set (needs the network).',
     request: z

@@ -137,3 +137,14 @@ export class PaperHasNoPdfError extends Error {
     super(`Paper '${id}' came from QASPER JSON and has no PDF; its text is all there is`);
   }
 }
+
+/** An input of an import that was canceled before it was read; nothing of it was written. */
+export class ImportCanceledError extends PaperInputError {
+  override readonly name = 'ImportCanceledError';
+  constructor(input: string) {
+    super(
+      input,
+      `'${input}' was not read: the import was canceled first; import it again to add it`,
+    );
+  }
+}

@@ -7,7 +7,16 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { IngestResult, ReextractResult } from '../api/index.ts';
 import { packRuns, type PaperDocument } from './document.ts';
-import { FileUnreadableError, FileVanishedError, PaperHasNoPdfError } from './errors.ts';
+import {
+  FileUnreadableError,
+  FileVanishedError,
+  ImportCanceledError,
+  PaperHasNoPdfError,
+} from './errors.ts';
+
+const canceledName = 'ImportCanceledError';
+/** Files read ahead of the extraction workers (a few per worker keeps them busy). */
+const maxFilesInFlight = 8;
 import type { ExtractionPool } from './extract/pool.ts';
 import type { ExtractEngine, PdfExtraction } from './extract/extraction.ts';
 import { derivePaperId, uniqueId } from './paper-id.ts';
@@ -120,10 +129,15 @@ export class PaperIngestor {
     this.#pool = pool;
   }
 
+  /**
+   * `signal`: once aborted, inputs not yet read end as ImportCanceledError (not recorded as the
+   * set's failures); papers already added stay, each written whole.
+   */
   async ingest(
     set: string,
     items: readonly (IngestInput | IngestResult)[],
     onProgress?: ProgressListener,
+    signal?: AbortSignal,
   ): Promise<IngestResult[]> {
     this.#store.ensureSet(set);
     const results: (IngestResult[] | undefined)[] = new Array<IngestResult[] | undefined>(
@@ -135,7 +149,7 @@ export class PaperIngestor {
       results[index] = outcome;
       done++;
       for (const result of outcome) {
-        if (result.outcome === 'failed' && result.error)
+        if (result.outcome === 'failed' && result.error && result.error.name !== canceledName)
           this.#store.recordFailure(set, result.input, result.error);
         onProgress?.(result, done, total);
       }
@@ -151,7 +165,15 @@ export class PaperIngestor {
     // while the rest are still being read.
     pending.sort((a, b) => (b.input.size ?? 0) - (a.input.size ?? 0));
     const work: Promise<void>[] = [];
+    // At most this many files read and not yet stored: a 1,000-paper import holds a few PDFs in
+    // memory, not all of them, and a cancel stops it within them.
+    const inFlight = new Set<Promise<void>>();
     for (const { index, input } of pending) {
+      while (inFlight.size >= maxFilesInFlight) await Promise.race(inFlight);
+      if (signal?.aborted) {
+        report(index, [failure(input.name, new ImportCanceledError(input.name))]);
+        continue;
+      }
       let data: Uint8Array;
       try {
         data = await input.read();
@@ -170,6 +192,12 @@ export class PaperIngestor {
       // are still being read (a closed workspace), before anything awaits it.
       task.catch(() => undefined);
       work.push(task);
+      const settled = task.then(
+        () => undefined,
+        () => undefined,
+      );
+      inFlight.add(settled);
+      void settled.then(() => inFlight.delete(settled));
     }
     await Promise.all(work);
     return results.flatMap((outcome) => outcome ?? []);

@@ -56,8 +56,9 @@ export class PaperLibrary {
     set: string,
     paths: readonly string[],
     onProgress?: ProgressListener,
+    signal?: AbortSignal,
   ): Promise<IngestResult[]> {
-    return this.#ingestor.ingest(set, await inputsFromPaths(paths), onProgress);
+    return this.#ingestor.ingest(set, await inputsFromPaths(paths), onProgress, signal);
   }
 
   /** Ingests inputs listed earlier (inputsFromPaths): a file may vanish in between. */
@@ -65,19 +66,22 @@ export class PaperLibrary {
     set: string,
     items: readonly (IngestInput | IngestResult)[],
     onProgress?: ProgressListener,
+    signal?: AbortSignal,
   ): Promise<IngestResult[]> {
-    return this.#ingestor.ingest(set, items, onProgress);
+    return this.#ingestor.ingest(set, items, onProgress, signal);
   }
 
   importBytes(
     set: string,
     files: readonly { name: string; data: Uint8Array }[],
     onProgress?: ProgressListener,
+    signal?: AbortSignal,
   ): Promise<IngestResult[]> {
     return this.#ingestor.ingest(
       set,
       files.map((file) => bytesInput(file.name, file.data)),
       onProgress,
+      signal,
     );
   }
 
@@ -86,11 +90,13 @@ export class PaperLibrary {
     ids: readonly string[],
     onProgress?: ProgressListener,
     fetcher?: Fetch,
+    signal?: AbortSignal,
   ): Promise<IngestResult[]> {
     return this.#ingestor.ingest(
       set,
       ids.map((id) => arxivInput(id, fetcher)),
       onProgress,
+      signal,
     );
   }
 

@@ -43,9 +43,22 @@ export function ingestCommand(): Command {
         const results = await withLibrary(command, async (library) => {
           const bar = options.json ? silentProgress : progressBar();
           const started = performance.now();
-          const all = await library.importPaths(options.set, inputs, (result, done, total) => {
-            bar.update(done, total, result.input);
-          });
+          // Ctrl-C cancels: the papers read so far stay, the rest are listed as not read.
+          const controller = new AbortController();
+          const cancel = () => {
+            controller.abort();
+          };
+          process.once('SIGINT', cancel);
+          const all = await library
+            .importPaths(
+              options.set,
+              inputs,
+              (result, done, total) => {
+                bar.update(done, total, result.input);
+              },
+              controller.signal,
+            )
+            .finally(() => process.off('SIGINT', cancel));
           bar.finish();
           if (!options.json) {
             for (const result of all) console.log(describe(result));

@@ -12,6 +12,7 @@ type PaperCommand =
   | 'papers.importPaths'
   | 'papers.importArxiv'
   | 'papers.removeSet'
+  | 'papers.cancelImport'
   | 'papers.reextract'
   | 'papers.pdf'
   | 'papers.highlight'
@@ -40,6 +41,20 @@ export function paperHandlers(
     (set: string, importId: string) => (result: IngestResult, done: number, total: number) => {
       emit({ kind: 'papers.importProgress', at: now(), importId, set, done, total, result });
     };
+  /** Running imports by id, so papers.cancelImport reaches them. */
+  const running = new Map<string, AbortController>();
+  const cancelable = async (
+    importId: string,
+    work: (signal: AbortSignal) => Promise<IngestResult[]>,
+  ): Promise<IngestResult[]> => {
+    const controller = new AbortController();
+    running.set(importId, controller);
+    try {
+      return await work(controller.signal);
+    } finally {
+      running.delete(importId);
+    }
+  };
   const finished = (set: string, results: IngestResult[]) => {
     search.invalidate(set);
     emit({ kind: 'papers.setsChanged', at: now() });
@@ -54,12 +69,32 @@ export function paperHandlers(
         name: file.name,
         data: new Uint8Array(Buffer.from(file.dataBase64, 'base64')),
       }));
-      return finished(set, await library.importBytes(set, decoded, progress(set, importId)));
+      return finished(
+        set,
+        await cancelable(importId, (signal) =>
+          library.importBytes(set, decoded, progress(set, importId), signal),
+        ),
+      );
     },
     'papers.importPaths': async ({ set, importId, paths }) =>
-      finished(set, await library.importPaths(set, paths, progress(set, importId))),
+      finished(
+        set,
+        await cancelable(importId, (signal) =>
+          library.importPaths(set, paths, progress(set, importId), signal),
+        ),
+      ),
     'papers.importArxiv': async ({ set, importId, ids }) =>
-      finished(set, await library.importArxiv(set, ids, progress(set, importId))),
+      finished(
+        set,
+        await cancelable(importId, (signal) =>
+          library.importArxiv(set, ids, progress(set, importId), undefined, signal),
+        ),
+      ),
+    'papers.cancelImport': ({ importId }) => {
+      const controller = running.get(importId);
+      controller?.abort();
+      return { canceled: controller !== undefined };
+    },
     'papers.removeSet': ({ set }) => {
       const removed = library.removeSet(set);
       search.invalidate(set);

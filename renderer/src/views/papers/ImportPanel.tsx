@@ -81,7 +81,7 @@ export function ImportPanel({ target, importer, nativeDialogs }: ImportPanelProp
           {problem.name}: {problem.message}
         </p>
       )}
-      {importer.job && <ImportProgress job={importer.job} />}
+      {importer.job && <ImportProgress job={importer.job} onCancel={importer.cancel} />}
     </section>
   );
 }

@@ -7,15 +7,18 @@ const outcomeLabels = {
   failed: 'Failed',
 } as const;
 
-export function ImportProgress({ job }: { job: ImportJob }) {
+export function ImportProgress({ job, onCancel }: { job: ImportJob; onCancel: () => void }) {
   const { done, total, results } = importTotals(job);
   const percent = total === 0 ? 100 : Math.round((done / total) * 100);
-  const summary =
-    job.status === 'running'
-      ? `Importing into ${job.set}: ${String(done)} of ${String(total)}`
-      : job.status === 'failed'
-        ? `Import into ${job.set} stopped after ${String(done)} of ${String(total)}`
-        : `Imported into ${job.set}: ${String(done)} of ${String(total)} done`;
+  const canceled = results.filter((result) => result.error?.name === 'ImportCanceledError').length;
+  const summaries: Record<ImportJob['status'], string> = {
+    running: `Importing into ${job.set}: ${String(done)} of ${String(total)}`,
+    canceling: `Canceling the import into ${job.set}: ${String(done)} of ${String(total)}`,
+    failed: `Import into ${job.set} stopped after ${String(done)} of ${String(total)}`,
+    canceled: `Import into ${job.set} canceled: ${String(done - canceled)} of ${String(total)} read, ${String(canceled)} not`,
+    finished: `Imported into ${job.set}: ${String(done)} of ${String(total)} done`,
+  };
+  const summary = summaries[job.status];
   return (
     <div className="import-progress" data-state={job.status}>
       <div
@@ -32,7 +35,17 @@ export function ImportProgress({ job }: { job: ImportJob }) {
         <div className="import-bar-fill" style={{ width: `${String(percent)}%` }} />
       </div>
       <p className="papers-muted import-summary" aria-live="polite">
-        {summary}
+        {summary}{' '}
+        {job.status === 'running' && (
+          <button
+            type="button"
+            className="papers-link-button"
+            data-testid="import-cancel"
+            onClick={onCancel}
+          >
+            Cancel
+          </button>
+        )}
       </p>
       {job.error && (
         <p className="papers-failure" role="alert">

@@ -102,4 +102,20 @@ describe('reduceImport', () => {
   it('does nothing before an import starts', () => {
     expect(reduceImport(null, { kind: 'finished' })).toBeNull();
   });
+
+  it('is canceling once asked and canceled when its requests have answered', () => {
+    let job = reduceImport(null, {
+      kind: 'started',
+      set: 'demo',
+      batches: [{ importId: 'i1', files: 3 }],
+      localResults: [],
+    });
+    job = reduceImport(job, { kind: 'cancel' });
+    expect(job?.status).toBe('canceling');
+    job = reduceImport(job, { kind: 'batchFinished', importId: 'i1', results: [added('a')] });
+    job = reduceImport(job, { kind: 'finished' });
+    expect(job?.status).toBe('canceled');
+    // A cancel after the end changes nothing.
+    expect(reduceImport(job, { kind: 'cancel' })?.status).toBe('canceled');
+  });
 });

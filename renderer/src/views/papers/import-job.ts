@@ -11,7 +11,7 @@ export interface ImportBatchState {
   results: IngestResult[];
 }
 
-export type ImportStatus = 'running' | 'finished' | 'failed';
+export type ImportStatus = 'running' | 'canceling' | 'finished' | 'canceled' | 'failed';
 
 export interface ImportJob {
   set: string;
@@ -39,6 +39,7 @@ export type ImportAction =
     }
   | { kind: 'batchFinished'; importId: string; results: IngestResult[] }
   | { kind: 'finished' }
+  | { kind: 'cancel' }
   | { kind: 'failed'; error: { name: string; message: string } };
 
 export function reduceImport(job: ImportJob | null, action: ImportAction): ImportJob | null {
@@ -66,8 +67,10 @@ export function reduceImport(job: ImportJob | null, action: ImportAction): Impor
         done: batch.files,
         results: action.results,
       }));
+    case 'cancel':
+      return job.status === 'running' ? { ...job, status: 'canceling' } : job;
     case 'finished':
-      return { ...job, status: 'finished' };
+      return { ...job, status: job.status === 'canceling' ? 'canceled' : 'finished' };
     case 'failed':
       return { ...job, status: 'failed', error: action.error };
   }

@@ -2,7 +2,7 @@
 // limit), paths (desktop dialogs) or arXiv ids, one import at a time, with progress from the
 // engine's 'papers.importProgress' events. Batches go one after another so the engine's workers see
 // one batch at a time; an import keeps going if the view is left, and its answers then go nowhere.
-import { useCallback, useReducer } from 'react';
+import { useCallback, useReducer, useRef } from 'react';
 import type { IngestResult } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { useApiEvent } from '../../api/useApiEvent.ts';
@@ -21,6 +21,8 @@ export interface PaperImport {
   importFiles: (set: string, files: readonly File[]) => Promise<void>;
   importPaths: (set: string, paths: readonly string[]) => Promise<void>;
   importArxiv: (set: string, ids: readonly string[]) => Promise<void>;
+  /** Cancels the running import: its batch in the engine stops reading, later batches are not sent. */
+  cancel: () => void;
 }
 
 let importCount = 0;
@@ -37,13 +39,24 @@ interface ImportBatch {
 type ImportDispatch = (action: Parameters<typeof reduceImport>[1]) => void;
 
 /** Sends each batch in turn; a request that fails stops the import and says why. */
+/** The running import's batch ids, and whether it was canceled (one import at a time). */
+interface Current {
+  ids: string[];
+  canceled: boolean;
+}
+
+const wasCanceled = (current: Current) => current.canceled;
+
 async function runBatches(
+  current: Current,
   dispatch: ImportDispatch,
   set: string,
   batches: ImportBatch[],
   localResults: IngestResult[],
 ): Promise<void> {
   const ids = batches.map(() => newImportId());
+  current.ids = ids;
+  current.canceled = false;
   dispatch({
     kind: 'started',
     set,
@@ -53,6 +66,11 @@ async function runBatches(
   try {
     for (const [index, batch] of batches.entries()) {
       const importId = ids[index] ?? '';
+      // Read through a call: cancel() sets it while the batches are awaited.
+      if (wasCanceled(current)) {
+        dispatch({ kind: 'batchFinished', importId, results: [] });
+        continue;
+      }
       const { results } = await batch.send(importId);
       dispatch({ kind: 'batchFinished', importId, results });
     }
@@ -97,7 +115,8 @@ function fileBatches(
 export function usePaperImport(): PaperImport {
   const api = useApi();
   const [job, dispatch] = useReducer(reduceImport, null);
-  const busy = job?.status === 'running';
+  const current = useRef<Current>({ ids: [], canceled: false });
+  const busy = job?.status === 'running' || job?.status === 'canceling';
 
   useApiEvent('papers.importProgress', (event) => {
     dispatch({
@@ -112,13 +131,14 @@ export function usePaperImport(): PaperImport {
   const importFiles = useCallback(
     (set: string, files: readonly File[]) => {
       const { batches, tooLarge } = fileBatches(api, set, files);
-      return runBatches(dispatch, set, batches, tooLarge);
+      return runBatches(current.current, dispatch, set, batches, tooLarge);
     },
     [api],
   );
   const importPaths = useCallback(
     (set: string, paths: readonly string[]) =>
       runBatches(
+        current.current,
         dispatch,
         set,
         [
@@ -135,6 +155,7 @@ export function usePaperImport(): PaperImport {
   const importArxiv = useCallback(
     (set: string, ids: readonly string[]) =>
       runBatches(
+        current.current,
         dispatch,
         set,
         [
@@ -148,5 +169,12 @@ export function usePaperImport(): PaperImport {
     [api],
   );
 
-  return { job, busy, importFiles, importPaths, importArxiv };
+  const cancel = useCallback(() => {
+    current.current.canceled = true;
+    dispatch({ kind: 'cancel' });
+    for (const importId of current.current.ids)
+      api.call('papers.cancelImport', { importId }).catch(() => undefined);
+  }, [api]);
+
+  return { job, busy, importFiles, importPaths, importArxiv, cancel };
 }
