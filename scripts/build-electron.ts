@@ -6,7 +6,7 @@
 // (each declared with defineChild beside its entry, app/children; their parents are in host/children).
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 
@@ -224,12 +224,24 @@ export function copyPythonSources(paths: BuildPaths = { root: projectRoot }): st
   return names;
 }
 
+/**
+ * Copies PDFium's wasm beside the extraction worker's bundle, where its reader looks first (the
+ * bundle holds PDFium's JavaScript, not its 4 MB binary); returns the copy's path.
+ */
+export function copyPdfiumWasm(paths: BuildPaths = { root: projectRoot }): string {
+  const to = join(paths.outDir ?? join(paths.root, 'dist', 'electron'), 'pdfium.wasm');
+  mkdirSync(dirname(to), { recursive: true });
+  copyFileSync(join(paths.root, 'node_modules', '@hyzyla', 'pdfium', 'dist', 'pdfium.wasm'), to);
+  return to;
+}
+
 export async function buildElectron(
   paths: BuildPaths = { root: projectRoot },
 ): Promise<BuiltBundle[]> {
   const options = electronBuildOptions(paths);
   const names = Object.keys(options) as BundleName[];
   copyPythonSources(paths);
+  copyPdfiumWasm(paths);
   return Promise.all(
     names.map(async (bundle): Promise<BuiltBundle> => {
       const result = await build(options[bundle]);

@@ -46,14 +46,19 @@ type LoadModule = (options: {
   locateFile: () => string;
 }) => Promise<{ wasmExports: PdfiumExports }>;
 
+/** Where the desktop build puts the wasm: beside the bundled worker (scripts/build-electron.ts). */
+const wasmBeside = new URL('./pdfium.wasm', import.meta.url);
+
 /**
  * PDFium's module, started once per thread (the wasm compiles in ~50 ms, no JIT warm-up). The
- * wasm is read from the package by resolution, so the desktop's bundled worker finds it too.
+ * wasm is read beside this module when a build put it there, else from the package.
  */
 function pdfium(): Promise<PdfiumExports> {
   loaded ??= (async () => {
-    const file = createRequire(import.meta.url).resolve('@hyzyla/pdfium/pdfium.wasm');
-    const bytes = await readFile(file);
+    const bytes = await readFile(wasmBeside).catch(async (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return readFile(createRequire(import.meta.url).resolve('@hyzyla/pdfium/pdfium.wasm'));
+    });
     const wasmBinary = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     const { wasmExports } = await (PDFiumModule as unknown as LoadModule)({
       wasmBinary,
