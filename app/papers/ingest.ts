@@ -14,14 +14,15 @@ import {
   PaperHasNoPdfError,
 } from './errors.ts';
 
-const canceledName = 'ImportCanceledError';
-/** Files read ahead of the extraction workers (a few per worker keeps them busy). */
-const maxFilesInFlight = 8;
 import type { ExtractionPool } from './extract/pool.ts';
 import type { ExtractEngine, PdfExtraction } from './extract/extraction.ts';
 import { derivePaperId, uniqueId } from './paper-id.ts';
 import type { PaperStore } from './paper-store.ts';
 import { parseQasper } from './qasper.ts';
+
+const canceledName = 'ImportCanceledError';
+/** Files read ahead of the extraction workers (a few per worker keeps them busy). */
+const maxFilesInFlight = 8;
 
 export interface IngestInput {
   /** What the user calls it: a file name or path. */
@@ -253,33 +254,37 @@ export class PaperIngestor {
     onProgress?: (result: ReextractResult, done: number, total: number) => void,
   ): Promise<ReextractResult[]> {
     let done = 0;
-    const work = ids.map(async (paperId): Promise<ReextractResult> => {
-      let result: ReextractResult;
-      try {
-        const { sha256, pdf } = this.#store.pdfWithHash(set, paperId);
-        if (!pdf) throw new PaperHasNoPdfError(paperId);
-        const extraction = await this.#pool().extract(paperId, pdf, engine);
-        this.#store.replaceDocument(pdfDocument(sha256, pdf, extraction));
-        result = {
-          paperId,
-          outcome: 'reextracted',
-          engine,
-          sets: this.#store.setsWithContent(sha256),
-        };
-      } catch (error) {
-        const { error: named } = failure(paperId, error);
-        result = {
-          paperId,
-          outcome: 'failed',
-          engine,
-          sets: [],
-          ...(named ? { error: named } : {}),
-        };
-      }
-      onProgress?.(result, ++done, ids.length);
-      return result;
-    });
+    // As for an import: a few PDFs out of the store at a time, not the whole set's.
+    const inFlight = new Set<Promise<unknown>>();
+    const work: Promise<ReextractResult>[] = [];
+    for (const paperId of ids) {
+      while (inFlight.size >= maxFilesInFlight) await Promise.race(inFlight);
+      const task = this.#reextractOne(set, paperId, engine).then((result) => {
+        onProgress?.(result, ++done, ids.length);
+        return result;
+      });
+      work.push(task);
+      inFlight.add(task);
+      void task.then(() => inFlight.delete(task));
+    }
     return Promise.all(work);
+  }
+
+  async #reextractOne(
+    set: string,
+    paperId: string,
+    engine: ExtractEngine,
+  ): Promise<ReextractResult> {
+    try {
+      const { sha256, pdf } = this.#store.pdfWithHash(set, paperId);
+      if (!pdf) throw new PaperHasNoPdfError(paperId);
+      const extraction = await this.#pool().extract(paperId, pdf, engine);
+      this.#store.replaceDocument(pdfDocument(sha256, pdf, extraction));
+      return { paperId, outcome: 'reextracted', engine, sets: this.#store.setsWithContent(sha256) };
+    } catch (error) {
+      const { error: named } = failure(paperId, error);
+      return { paperId, outcome: 'failed', engine, sets: [], ...(named ? { error: named } : {}) };
+    }
   }
 
   #ingestQasper(set: string, name: string, data: Uint8Array, claimed: Set<string>): IngestResult[] {
