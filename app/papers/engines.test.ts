@@ -102,7 +102,7 @@ describe('extraction engines', () => {
 });
 
 describe('migration 7', () => {
-  it("marks the documents of an older workspace as read by pdf.js, QASPER's as QASPER's", () => {
+  it("reads an older workspace's documents as pdf.js' (PDF) and QASPER's", () => {
     const db = new DatabaseSync(join(dir, 'old.db'));
     migrate(
       db,
@@ -115,14 +115,18 @@ describe('migration 7', () => {
     );
     insert.run('a', 'pdf');
     insert.run('b', 'qasper');
-    migrate(db);
-    expect(db.prepare('SELECT sha256, engine FROM documents ORDER BY sha256').all()).toEqual([
-      { sha256: 'a', engine: 'pdf.js' },
-      { sha256: 'b', engine: 'qasper' },
-    ]);
+    db.exec(`INSERT INTO paper_sets (name, created_at, updated_at) VALUES ('s', 0, 0);
+      INSERT INTO papers (set_name, id, sha256, source, added_at) VALUES ('s', 'a', 'a', '{"kind":"pdf"}', 0), ('s', 'b', 'b', '{"kind":"qasper"}', 1);`);
     db.close();
+    const upgraded = new DatabaseSync(join(dir, 'old.db'));
+    migrate(upgraded);
+    const library = new PaperLibrary(upgraded);
+    expect(library.papers('s').papers.map((paper) => [paper.id, paper.engine])).toEqual([
+      ['a', 'pdf.js'],
+      ['b', 'qasper'],
+    ]);
+    upgraded.close();
   });
 });
-
 // Read once so a missing shared file fails here with its path, not inside a library call.
 readFileSync(s2orc);

@@ -41,7 +41,11 @@ interface PaperRow extends DocumentRow {
   added_at: number;
 }
 
-const summaryColumns = `p.id, p.source, p.added_at, d.sha256, d.kind, d.engine, d.title, d.authors, d.pages, d.words, d.sections,
+/** A document's engine: its document_engines row, else pdf.js' (PDF) or QASPER's (migration 7). */
+const engineColumn = `COALESCE((SELECT e.engine FROM document_engines e WHERE e.sha256 = d.sha256),
+  CASE d.kind WHEN 'qasper' THEN 'qasper' ELSE 'pdf.js' END) AS engine`;
+
+const summaryColumns = `p.id, p.source, p.added_at, d.sha256, d.kind, ${engineColumn}, d.title, d.authors, d.pages, d.words, d.sections,
   d.pdf IS NOT NULL AS has_pdf, COALESCE(LENGTH(d.pdf), 0) AS bytes`;
 
 function toSummary(row: PaperRow): PaperSummary {
@@ -124,10 +128,10 @@ export class PaperStore {
       if (document) {
         this.#db
           .prepare(
-            `INSERT INTO documents (sha256, kind, extractor, engine, title, authors, abstract, full_text, sections,
+            `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
                page_starts, page_sizes, runs, pages, words, pdf, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT(sha256) DO UPDATE SET extractor = excluded.extractor, engine = excluded.engine, title = excluded.title,
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT(sha256) DO UPDATE SET extractor = excluded.extractor, title = excluded.title,
                authors = excluded.authors, abstract = excluded.abstract, full_text = excluded.full_text,
                sections = excluded.sections, page_starts = excluded.page_starts, page_sizes = excluded.page_sizes,
                runs = excluded.runs, pages = excluded.pages, words = excluded.words`,
@@ -136,7 +140,6 @@ export class PaperStore {
             document.sha256,
             document.kind,
             extractorVersion,
-            document.engine,
             document.title,
             JSON.stringify(document.authors),
             document.abstract,
@@ -150,6 +153,7 @@ export class PaperStore {
             document.pdf,
             now,
           );
+        this.#setEngine(document);
       }
       this.ensureSet(set, now);
       this.#db
@@ -302,26 +306,37 @@ export class PaperStore {
 
   /** A document read again (same bytes, a new reading): every set that holds it sees it. */
   replaceDocument(document: PaperDocument): void {
+    transaction(this.#db, () => {
+      this.#db
+        .prepare(
+          `UPDATE documents SET extractor = ?, title = ?, authors = ?, abstract = ?, full_text = ?,
+             sections = ?, page_starts = ?, page_sizes = ?, runs = ?, pages = ?, words = ? WHERE sha256 = ?`,
+        )
+        .run(
+          extractorVersion,
+          document.title,
+          JSON.stringify(document.authors),
+          document.abstract,
+          document.fullText,
+          JSON.stringify(document.sections),
+          JSON.stringify(document.pageStarts),
+          JSON.stringify(document.pageSizes),
+          Buffer.from(document.runs.buffer, document.runs.byteOffset, document.runs.byteLength),
+          document.pages,
+          document.words,
+          document.sha256,
+        );
+      this.#setEngine(document);
+    });
+  }
+
+  #setEngine(document: PaperDocument): void {
     this.#db
       .prepare(
-        `UPDATE documents SET extractor = ?, engine = ?, title = ?, authors = ?, abstract = ?, full_text = ?,
-           sections = ?, page_starts = ?, page_sizes = ?, runs = ?, pages = ?, words = ? WHERE sha256 = ?`,
+        `INSERT INTO document_engines (sha256, engine) VALUES (?, ?)
+         ON CONFLICT(sha256) DO UPDATE SET engine = excluded.engine`,
       )
-      .run(
-        extractorVersion,
-        document.engine,
-        document.title,
-        JSON.stringify(document.authors),
-        document.abstract,
-        document.fullText,
-        JSON.stringify(document.sections),
-        JSON.stringify(document.pageStarts),
-        JSON.stringify(document.pageSizes),
-        Buffer.from(document.runs.buffer, document.runs.byteOffset, document.runs.byteLength),
-        document.pages,
-        document.words,
-        document.sha256,
-      );
+      .run(document.sha256, document.engine);
   }
 
   pdf(set: string, id: string): Uint8Array | null {

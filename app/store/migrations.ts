@@ -161,9 +161,13 @@ export const migrations: readonly Migration[] = [
   {
     version: 7,
     name: 'extraction engine',
-    // Which engine read each document: papers read before PDFium did ingestion stay pdf.js'.
-    sql: `ALTER TABLE documents ADD COLUMN engine TEXT NOT NULL DEFAULT 'pdf.js';
-          UPDATE documents SET engine = 'qasper' WHERE kind = 'qasper';`,
+    // Which engine read each document. A table of its own, not a column: a column added to
+    // documents would sit after the PDF blob in each row, and listing a set would read every PDF.
+    // Documents without a row were read by pdf.js (PDF) or are QASPER's text.
+    sql: `CREATE TABLE document_engines (
+            sha256 TEXT PRIMARY KEY REFERENCES documents(sha256) ON DELETE CASCADE,
+            engine TEXT NOT NULL CHECK (engine IN ('pdfium', 'pdf.js', 'qasper'))
+          ) STRICT;`,
   },
 ];
 
