@@ -22,8 +22,7 @@ function runUntil(dir: string, committed: number, marker: RegExp): Promise<strin
       output += chunk.toString();
       if (marker.test(output)) child.kill('SIGKILL');
     });
-    // 'close', not 'exit': the lines still in the pipe when the child died are read first (under
-    // load, 'exit' came ~100 commits before the last line was read, and the count looked wrong).
+    // 'close', not 'exit': the lines still in the pipe when the child died are read first.
     child.on('close', (_code, signal) => {
       if (signal === 'SIGKILL') resolve(output);
       else reject(new Error(`writer exited without being killed: ${stderr}`));
