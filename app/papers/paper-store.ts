@@ -125,36 +125,7 @@ export class PaperStore {
     now = Date.now(),
   ): void {
     transaction(this.#db, () => {
-      if (document) {
-        this.#db
-          .prepare(
-            `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
-               page_starts, page_sizes, runs, pages, words, pdf, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT(sha256) DO UPDATE SET extractor = excluded.extractor, title = excluded.title,
-               authors = excluded.authors, abstract = excluded.abstract, full_text = excluded.full_text,
-               sections = excluded.sections, page_starts = excluded.page_starts, page_sizes = excluded.page_sizes,
-               runs = excluded.runs, pages = excluded.pages, words = excluded.words`,
-          )
-          .run(
-            document.sha256,
-            document.kind,
-            extractorVersion,
-            document.title,
-            JSON.stringify(document.authors),
-            document.abstract,
-            document.fullText,
-            JSON.stringify(document.sections),
-            JSON.stringify(document.pageStarts),
-            JSON.stringify(document.pageSizes),
-            Buffer.from(document.runs.buffer, document.runs.byteOffset, document.runs.byteLength),
-            document.pages,
-            document.words,
-            document.pdf,
-            now,
-          );
-        this.#setEngine(document);
-      }
+      if (document) this.#writeDocument(document, now);
       this.ensureSet(set, now);
       this.#db
         .prepare(
@@ -307,27 +278,40 @@ export class PaperStore {
   /** A document read again (same bytes, a new reading): every set that holds it sees it. */
   replaceDocument(document: PaperDocument): void {
     transaction(this.#db, () => {
-      this.#db
-        .prepare(
-          `UPDATE documents SET extractor = ?, title = ?, authors = ?, abstract = ?, full_text = ?,
-             sections = ?, page_starts = ?, page_sizes = ?, runs = ?, pages = ?, words = ? WHERE sha256 = ?`,
-        )
-        .run(
-          extractorVersion,
-          document.title,
-          JSON.stringify(document.authors),
-          document.abstract,
-          document.fullText,
-          JSON.stringify(document.sections),
-          JSON.stringify(document.pageStarts),
-          JSON.stringify(document.pageSizes),
-          Buffer.from(document.runs.buffer, document.runs.byteOffset, document.runs.byteLength),
-          document.pages,
-          document.words,
-          document.sha256,
-        );
-      this.#setEngine(document);
+      this.#writeDocument(document, Date.now());
     });
+  }
+
+  /** Inserts a document, or replaces its reading (never its PDF or its date), with its engine. */
+  #writeDocument(document: PaperDocument, now: number): void {
+    this.#db
+      .prepare(
+        `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
+           page_starts, page_sizes, runs, pages, words, pdf, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(sha256) DO UPDATE SET extractor = excluded.extractor, title = excluded.title,
+           authors = excluded.authors, abstract = excluded.abstract, full_text = excluded.full_text,
+           sections = excluded.sections, page_starts = excluded.page_starts, page_sizes = excluded.page_sizes,
+           runs = excluded.runs, pages = excluded.pages, words = excluded.words`,
+      )
+      .run(
+        document.sha256,
+        document.kind,
+        extractorVersion,
+        document.title,
+        JSON.stringify(document.authors),
+        document.abstract,
+        document.fullText,
+        JSON.stringify(document.sections),
+        JSON.stringify(document.pageStarts),
+        JSON.stringify(document.pageSizes),
+        Buffer.from(document.runs.buffer, document.runs.byteOffset, document.runs.byteLength),
+        document.pages,
+        document.words,
+        document.pdf,
+        now,
+      );
+    this.#setEngine(document);
   }
 
   #setEngine(document: PaperDocument): void {

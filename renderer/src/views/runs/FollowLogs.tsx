@@ -3,11 +3,10 @@
 // link to the debugger) or imported whole (runs.importPath). The desktop app picks the folder in
 // the native dialog; serve mode takes a typed path.
 import { useState, type SyntheticEvent } from 'react';
-import { Link } from 'react-router';
 import { useApi } from '../../api/ApiContext.tsx';
 import { useAppInfo } from '../../shell/useAppInfo.ts';
 import { countOf } from '../../format/count.ts';
-import { runHref } from '../run/route.ts';
+import { RunLine } from './ImportRuns.tsx';
 import { useLogFollows, type Follow, type PathReport } from './useLogFollows.ts';
 
 export function FollowLogs() {
@@ -125,12 +124,9 @@ function FollowedLog({ follow, onStop }: { follow: Follow; onStop: (followId: st
       <ul>
         {follow.runs.map((run) => (
           <li key={run.runId} data-testid="runs-followed-run" data-status={run.status}>
-            <Link to={runHref({ runId: run.runId })} className="papers-link">
-              {run.question || run.runId}
-            </Link>{' '}
-            <span className="papers-muted">
+            <RunLine run={run}>
               {run.format} · {countOf(run.events, 'event')} · {run.status}
-            </span>
+            </RunLine>
           </li>
         ))}
       </ul>
@@ -158,13 +154,10 @@ function PathImport({ report }: { report: PathReport }) {
       <ul>
         {runs.map((run) => (
           <li key={run.runId} data-testid="runs-path-imported" data-run={run.runId}>
-            <Link to={runHref({ runId: run.runId })} className="papers-link">
-              {run.question || run.runId}
-            </Link>{' '}
-            <span className="papers-muted">
+            <RunLine run={run}>
               {run.format} · {countOf(run.agents, 'agent')} · {countOf(run.turns, 'turn')} ·{' '}
               {run.status}
-            </span>
+            </RunLine>
           </li>
         ))}
       </ul>

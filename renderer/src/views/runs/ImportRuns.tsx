@@ -2,7 +2,7 @@
 // agents), SkyRL eval dumps or DSPy RLM predictions. The file's text goes to runs.import; the
 // report lists what came in (each run a link) and every line that could not. A nano-rlm session
 // is a folder: FollowLogs opens it by path.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { CommandResponse } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
@@ -88,13 +88,10 @@ function ImportReport({ name, report }: { name: string; report: Report }) {
       <ul>
         {report.runs.map((run) => (
           <li key={run.runId} data-testid="runs-imported" data-run={run.runId}>
-            <Link to={runHref({ runId: run.runId })} className="papers-link">
-              {run.question || run.runId}
-            </Link>{' '}
-            <span className="papers-muted">
+            <RunLine run={run}>
               {countOf(run.agents, 'agent')} · {countOf(run.turns, 'turn')} · {run.status}
               {run.renamedFrom !== null && ` · renamed from ${run.renamedFrom}`}
-            </span>
+            </RunLine>
           </li>
         ))}
       </ul>
@@ -104,5 +101,23 @@ function ImportReport({ name, report }: { name: string; report: Report }) {
         </p>
       ))}
     </div>
+  );
+}
+
+/** An imported or followed run: its question as a link to the debugger, then what it holds. */
+export function RunLine({
+  run,
+  children,
+}: {
+  run: { runId: string; question: string };
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <Link to={runHref({ runId: run.runId })} className="papers-link">
+        {run.question || run.runId}
+      </Link>{' '}
+      <span className="papers-muted">{children}</span>
+    </>
   );
 }
