@@ -1,7 +1,8 @@
 // mapPassages: deterministic, bounded, separates topics, and copes with degenerate sets.
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../search/index.ts';
-import { MAP_METHOD, PREVIEW_LENGTH, mapDenseVectors, mapPassages } from './map.ts';
+import { MAP_METHOD, PREVIEW_LENGTH, mapDenseVectors, mapPassages, previewOf } from './map.ts';
+import { mulberry32 } from '../../random/mulberry32.ts';
 
 function passage(paperId: string, text: string, start = 0): Passage {
   return { paperId, start, end: start + text.length, text };
@@ -115,5 +116,34 @@ describe('mapPassages', () => {
     expect(Math.abs(a - c)).toBeGreaterThan(1.5);
     expect(mapDenseVectors([], []).points).toEqual([]);
     expect(() => mapDenseVectors(passages, [unit(1)])).toThrow('1 vectors for 4 passages');
+  });
+
+  it('previews exactly as collapsing the whole text would, reading only its start', () => {
+    const whole = (text: string): string => {
+      const flat = text.replace(/\s+/g, ' ').trim();
+      if (flat.length <= PREVIEW_LENGTH) return flat;
+      const cut = flat.lastIndexOf(' ', PREVIEW_LENGTH - 1);
+      return `${flat.slice(0, cut > PREVIEW_LENGTH / 2 ? cut : PREVIEW_LENGTH - 1)}…`;
+    };
+    const random = mulberry32(3);
+    const pieces = [
+      'a',
+      'bc',
+      'word',
+      ' ',
+      '  ',
+      '\n',
+      '\t',
+      '\u00a0',
+      '\u2003',
+      '\ufeff',
+      '\u3000',
+    ];
+    for (let n = 0; n < 3000; n++) {
+      let text = '';
+      const length = Math.floor(random() * 500);
+      while (text.length < length) text += pieces[Math.floor(random() * pieces.length)] ?? '';
+      expect(previewOf(text)).toBe(whole(text));
+    }
   });
 });

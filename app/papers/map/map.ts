@@ -3,7 +3,7 @@
 // ratio kept, so distances along both axes compare; the same vectors always give the same map.
 import type { Passage } from '../search/index.ts';
 import { principalScores } from './projection.ts';
-import { tfidfVectors, type SparseVector } from './tfidf.ts';
+import { tfidfVectors, type SparseMatrix, type SparseVector } from './tfidf.ts';
 
 export interface MapPoint {
   paperId: string;
@@ -26,8 +26,46 @@ export const MAP_METHOD: MapMethod = 'tfidf-pca';
 export const EMBEDDINGS_METHOD: MapMethod = 'embeddings-pca';
 export const PREVIEW_LENGTH = 160;
 
+/** What the regex class \s matches. */
+function isWhitespace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * `text.replace(/\s+/g, ' ').trim()`, read only until it is longer than a preview plus one (a
+ * regex over each whole passage took 0.4 s of the 1,000-paper map).
+ */
+function flatHead(text: string): string {
+  let out = '';
+  let from = -1; // start of the current run of non-space characters
+  for (let i = 0; i <= text.length; i++) {
+    const space = i === text.length || isWhitespace(text.charCodeAt(i));
+    if (!space && from < 0) {
+      if (out !== '') out += ' ';
+      from = i;
+    } else if (space && from >= 0) {
+      out += text.slice(from, i);
+      from = -1;
+      if (out.length > PREVIEW_LENGTH + 1) break;
+    }
+  }
+  return out;
+}
+
 export function previewOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = flatHead(text);
   if (flat.length <= PREVIEW_LENGTH) return flat;
   const cut = flat.lastIndexOf(' ', PREVIEW_LENGTH - 1);
   return `${flat.slice(0, cut > PREVIEW_LENGTH / 2 ? cut : PREVIEW_LENGTH - 1)}…`;
@@ -55,7 +93,7 @@ function fitToSquare(xs: Float64Array, ys: Float64Array): void {
 
 function place(
   passages: readonly Passage[],
-  vectors: readonly SparseVector[],
+  vectors: SparseMatrix | readonly SparseVector[],
   dimension: number,
   method: MapMethod,
 ): PassageMap {
@@ -77,8 +115,8 @@ function place(
 
 export function mapPassages(passages: readonly Passage[]): PassageMap {
   if (passages.length === 0) return { method: MAP_METHOD, points: [] };
-  const { vocabulary, vectors } = tfidfVectors(passages.map((p) => p.text));
-  return place(passages, vectors, vocabulary.length, MAP_METHOD);
+  const { vocabulary, matrix } = tfidfVectors(passages.map((p) => p.text));
+  return place(passages, matrix, vocabulary.length, MAP_METHOD);
 }
 
 /** The map from dense vectors (sentence embeddings), one per passage, all the same length. */

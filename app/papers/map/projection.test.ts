@@ -1,5 +1,7 @@
 // principalScores on small dense-as-sparse data whose principal axes are known in closed form.
+import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../random/mulberry32.ts';
 import { principalScores } from './projection.ts';
 import type { SparseVector } from './tfidf.ts';
 
@@ -44,5 +46,31 @@ describe('principalScores', () => {
     });
     expect([...(y ?? [])]).toEqual([0, 0, 0]);
     expect(principalScores(line, 2, 2)).toEqual([x, y]);
+  });
+
+  it('equals the dense eigendecomposition of the covariance on random sparse data', () => {
+    const random = mulberry32(7);
+    const dimension = 40;
+    const rows = Array.from({ length: 300 }, () =>
+      Array.from({ length: dimension }, (_, d) => (random() < 0.15 ? random() * (1 + d / 10) : 0)),
+    );
+    const [x, y] = principalScores(rows.map(vector), dimension, 2);
+    const mean = Array.from(
+      { length: dimension },
+      (_, d) => rows.reduce((sum, row) => sum + (row[d] ?? 0), 0) / rows.length,
+    );
+    const centred = new Matrix(rows.map((row) => row.map((v, d) => v - (mean[d] ?? 0))));
+    const eigen = new EigenvalueDecomposition(centred.transpose().mmul(centred), {
+      assumeSymmetric: true,
+    });
+    const order = eigen.realEigenvalues.map((v, j) => ({ v, j })).sort((a, b) => b.v - a.v);
+    [x, y].forEach((got, c) => {
+      const axis = eigen.eigenvectorMatrix.getColumn(order[c]?.j ?? 0);
+      const expected = centred.mmul(Matrix.columnVector(axis)).getColumn(0);
+      const sign = Math.sign((got?.[0] ?? 0) * (expected[0] ?? 0));
+      expected.forEach((v, i) => {
+        expect(got?.[i]).toBeCloseTo(sign * v, 4);
+      });
+    });
   });
 });
