@@ -128,5 +128,46 @@ describe('migration 7', () => {
     upgraded.close();
   });
 });
+describe('migration 8', () => {
+  it("lists an older workspace's papers from their facts, and drops the facts with the set", () => {
+    const db = new DatabaseSync(join(dir, 'older.db'));
+    migrate(
+      db,
+      migrations.filter((m) => m.version <= 7),
+    );
+    db.prepare(
+      `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
+         page_starts, page_sizes, runs, pages, words, pdf, created_at)
+       VALUES ('a', 'pdf', 1, 'A title', '["Ann"]', '', 'text', ?, '[]', '[]', NULL, 3, 42, ?, 0)`,
+    ).run(
+      JSON.stringify([
+        { title: 'Intro', start: 0 },
+        { title: 'Method', start: 2 },
+      ]),
+      new Uint8Array(1234),
+    );
+    db.exec(`INSERT INTO paper_sets (name, created_at, updated_at) VALUES ('s', 0, 0);
+      INSERT INTO papers (set_name, id, sha256, source, added_at) VALUES ('s', 'a', 'a', '{"kind":"pdf","fileName":"a.pdf"}', 0);`);
+    db.close();
+    const upgraded = new DatabaseSync(join(dir, 'older.db'));
+    upgraded.exec('PRAGMA foreign_keys = ON');
+    migrate(upgraded);
+    const library = new PaperLibrary(upgraded);
+    const [paper] = library.papers('s').papers;
+    expect(paper).toMatchObject({
+      title: 'A title',
+      authors: ['Ann'],
+      pages: 3,
+      words: 42,
+      sections: 2,
+      hasPdf: true,
+      source: { kind: 'pdf', fileName: 'a.pdf', bytes: 1234 },
+    });
+    expect(library.store.listSets()[0]).toMatchObject({ name: 's', pages: 3, words: 42 });
+    library.store.removeSet('s');
+    expect(upgraded.prepare('SELECT COUNT(*) AS n FROM document_facts').get()).toEqual({ n: 0 });
+    upgraded.close();
+  });
+});
 // Read once so a missing shared file fails here with its path, not inside a library call.
 readFileSync(s2orc);

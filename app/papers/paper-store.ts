@@ -18,35 +18,28 @@ export interface PaperSourceRecord {
   qasperId?: string;
 }
 
-interface DocumentRow {
+interface PaperRow {
+  id: string;
+  source: string;
+  added_at: number;
   sha256: string;
   kind: 'pdf' | 'qasper';
   engine: PaperEngine;
   title: string;
   authors: string;
-  abstract: string;
-  full_text: string;
-  sections: string;
-  page_starts: string;
-  page_sizes: string;
   pages: number;
   words: number;
-  has_pdf: number;
-  bytes: number;
-}
-
-interface PaperRow extends DocumentRow {
-  id: string;
-  source: string;
-  added_at: number;
+  sections: number;
+  pdf_bytes: number | null;
 }
 
 /** A document's engine: its document_engines row, else pdf.js' (PDF) or QASPER's (migration 7). */
-const engineColumn = `COALESCE((SELECT e.engine FROM document_engines e WHERE e.sha256 = d.sha256),
-  CASE d.kind WHEN 'qasper' THEN 'qasper' ELSE 'pdf.js' END) AS engine`;
+const engineColumn = `COALESCE((SELECT e.engine FROM document_engines e WHERE e.sha256 = f.sha256),
+  CASE f.kind WHEN 'qasper' THEN 'qasper' ELSE 'pdf.js' END) AS engine`;
 
-const summaryColumns = `p.id, p.source, p.added_at, d.sha256, d.kind, ${engineColumn}, d.title, d.authors, d.pages, d.words, d.sections,
-  d.pdf IS NOT NULL AS has_pdf, COALESCE(LENGTH(d.pdf), 0) AS bytes`;
+/** A paper's summary from the narrow tables only (migration 8): never a documents row. */
+const summaryColumns = `p.id, p.source, p.added_at, f.sha256, f.kind, ${engineColumn}, f.title, f.authors,
+  f.pages, f.words, f.sections, f.pdf_bytes`;
 
 function toSummary(row: PaperRow): PaperSummary {
   const source = JSON.parse(row.source) as PaperSourceRecord;
@@ -56,12 +49,17 @@ function toSummary(row: PaperRow): PaperSummary {
     authors: JSON.parse(row.authors) as string[],
     pages: row.pages,
     words: row.words,
-    sections: (JSON.parse(row.sections) as unknown[]).length,
-    hasPdf: row.has_pdf === 1,
+    sections: row.sections,
+    hasPdf: row.pdf_bytes !== null,
     engine: row.engine,
     source:
       source.kind === 'pdf'
-        ? { kind: 'pdf', fileName: source.fileName ?? '', sha256: row.sha256, bytes: row.bytes }
+        ? {
+            kind: 'pdf',
+            fileName: source.fileName ?? '',
+            sha256: row.sha256,
+            bytes: row.pdf_bytes ?? 0,
+          }
         : { kind: 'qasper', qasperId: source.qasperId ?? row.id },
     addedAt: row.added_at,
   };
@@ -161,8 +159,8 @@ export class PaperStore {
       .prepare(
         `SELECT s.name, s.created_at AS createdAt, s.updated_at AS updatedAt,
            (SELECT COUNT(*) FROM papers p WHERE p.set_name = s.name) AS papers,
-           (SELECT COALESCE(SUM(d.pages), 0) FROM papers p JOIN documents d ON d.sha256 = p.sha256 WHERE p.set_name = s.name) AS pages,
-           (SELECT COALESCE(SUM(d.words), 0) FROM papers p JOIN documents d ON d.sha256 = p.sha256 WHERE p.set_name = s.name) AS words,
+           (SELECT COALESCE(SUM(f.pages), 0) FROM papers p JOIN document_facts f ON f.sha256 = p.sha256 WHERE p.set_name = s.name) AS pages,
+           (SELECT COALESCE(SUM(f.words), 0) FROM papers p JOIN document_facts f ON f.sha256 = p.sha256 WHERE p.set_name = s.name) AS words,
            (SELECT COUNT(*) FROM ingest_failures f WHERE f.set_name = s.name) AS failures
          FROM paper_sets s ORDER BY s.name`,
       )
@@ -180,7 +178,7 @@ export class PaperStore {
     this.requireSet(set);
     const rows = this.#db
       .prepare(
-        `SELECT ${summaryColumns} FROM papers p JOIN documents d ON d.sha256 = p.sha256 WHERE p.set_name = ? ORDER BY p.added_at, p.id`,
+        `SELECT ${summaryColumns} FROM papers p JOIN document_facts f ON f.sha256 = p.sha256 WHERE p.set_name = ? ORDER BY p.added_at, p.id`,
       )
       .all(set) as unknown as PaperRow[];
     return rows.map(toSummary);
@@ -210,10 +208,18 @@ export class PaperStore {
   } {
     const row = this.#db
       .prepare(
-        `SELECT ${summaryColumns}, d.abstract, d.full_text, d.page_starts FROM papers p JOIN documents d ON d.sha256 = p.sha256 WHERE p.set_name = ? AND p.id = ?`,
+        `SELECT ${summaryColumns}, d.abstract, d.full_text, d.sections AS section_list, d.page_starts
+         FROM papers p JOIN document_facts f ON f.sha256 = p.sha256 JOIN documents d ON d.sha256 = p.sha256
+         WHERE p.set_name = ? AND p.id = ?`,
       )
       .get(set, id) as
-      (PaperRow & { abstract: string; full_text: string; page_starts: string }) | undefined;
+      | (PaperRow & {
+          abstract: string;
+          full_text: string;
+          section_list: string;
+          page_starts: string;
+        })
+      | undefined;
     if (!row) {
       this.requireSet(set);
       throw new PaperNotFoundError(set, id);
@@ -222,7 +228,7 @@ export class PaperStore {
       ...toSummary(row),
       abstract: row.abstract,
       fullText: row.full_text,
-      sectionList: JSON.parse(row.sections) as Section[],
+      sectionList: JSON.parse(row.section_list) as Section[],
       pageStarts: JSON.parse(row.page_starts) as number[],
     };
   }
@@ -312,6 +318,23 @@ export class PaperStore {
         now,
       );
     this.#setEngine(document);
+    this.#db
+      .prepare(
+        `INSERT INTO document_facts (sha256, kind, title, authors, pages, words, sections, pdf_bytes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT LENGTH(pdf) FROM documents WHERE sha256 = ?))
+         ON CONFLICT(sha256) DO UPDATE SET title = excluded.title, authors = excluded.authors,
+           pages = excluded.pages, words = excluded.words, sections = excluded.sections`,
+      )
+      .run(
+        document.sha256,
+        document.kind,
+        document.title,
+        JSON.stringify(document.authors),
+        document.pages,
+        document.words,
+        document.sections.length,
+        document.sha256,
+      );
   }
 
   #setEngine(document: PaperDocument): void {

@@ -169,6 +169,26 @@ export const migrations: readonly Migration[] = [
             engine TEXT NOT NULL CHECK (engine IN ('pdfium', 'pdf.js', 'qasper'))
           ) STRICT;`,
   },
+  {
+    version: 8,
+    name: 'document facts',
+    // What listing a set shows of each document, in a narrow table: in documents these columns sit
+    // after the full text and the word boxes (PDFium's are ~0.5 MB a paper), so listing 1,000
+    // papers walked every row's overflow pages (0.9 s; from this table ~10 ms).
+    sql: `CREATE TABLE document_facts (
+            sha256 TEXT PRIMARY KEY REFERENCES documents(sha256) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('pdf', 'qasper')),
+            title TEXT NOT NULL,
+            authors TEXT NOT NULL,
+            pages INTEGER NOT NULL,
+            words INTEGER NOT NULL,
+            sections INTEGER NOT NULL,
+            pdf_bytes INTEGER
+          ) STRICT;
+          INSERT INTO document_facts (sha256, kind, title, authors, pages, words, sections, pdf_bytes)
+            SELECT sha256, kind, title, authors, pages, words, json_array_length(sections), LENGTH(pdf)
+            FROM documents;`,
+  },
 ];
 
 export class WorkspaceTooNewError extends Error {
