@@ -1,6 +1,7 @@
 // TF-IDF vectors of passages: lowercased, accent- and ligature-folded word tokens, stop words and
 // tokens under three characters dropped, sublinear tf (1 + ln tf), smoothed idf, L2-normalised.
 // Vectors are sparse and their term ids follow the sorted vocabulary, so output is deterministic.
+import { isWordChar } from '../search/normalise.ts';
 
 export interface SparseVector {
   /** Term ids, ascending. */
@@ -36,19 +37,6 @@ const STOP_WORDS = new Set(
   without would yet you your yours yourself yourselves one two three also fig figure table tab
   section sec paper papers et al eq https http www com org`.split(/\s+/),
 );
-const WORD_CHAR = /[\p{L}\p{N}]/u;
-const wordCharCache = new Map<number, boolean>();
-
-/** Letters and digits; a hand-written scan, since \p{...} regexes are slow on long texts in V8. */
-function isWordChar(code: number): boolean {
-  if (code < 128) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122);
-  let word = wordCharCache.get(code);
-  if (word === undefined) {
-    word = WORD_CHAR.test(String.fromCharCode(code));
-    wordCharCache.set(code, word);
-  }
-  return word;
-}
 
 const NON_ASCII = /[\u0080-\uffff]+/g;
 const COMBINING = /\p{M}/gu;

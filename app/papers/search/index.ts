@@ -2,6 +2,8 @@
 // the UI. Pure functions over strings: no I/O, no database.
 export {
   KeywordIndex,
+  WORD_INDEX_FROM_CHARS,
+  type KeywordIndexOptions,
   keywordSearch,
   keywordSearchSet,
   MIN_APPROXIMATE_LENGTH,

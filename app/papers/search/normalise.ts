@@ -30,6 +30,20 @@ const INVISIBLE = '\u200b\u200c\u200d\u2060\ufeff';
 const COMBINING_MARK = /\p{M}/gu;
 const LETTER = /\p{L}/u;
 
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const wordCharCache = new Map<number, boolean>();
+
+/** Letters and digits; a hand-written scan, since \p{...} regexes are slow on long texts in V8. */
+export function isWordChar(code: number): boolean {
+  if (code < 128) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122);
+  let word = wordCharCache.get(code);
+  if (word === undefined) {
+    word = WORD_CHAR.test(String.fromCharCode(code));
+    wordCharCache.set(code, word);
+  }
+  return word;
+}
+
 /** Lowercases code point by code point, keeping any whose lowercase has another length. */
 export function lowerKeepingOffsets(text: string): string {
   const lower = text.toLowerCase();
