@@ -40,7 +40,10 @@ export class SetSearch {
         return splitPassages(paper.id, paper.fullText, sections);
       });
       indexes = {
-        keyword: new KeywordIndex(new Map(texts.map((paper) => [paper.id, paper.fullText]))),
+        // Kept until the set changes, so the word index is worth building on the first search.
+        keyword: new KeywordIndex(new Map(texts.map((paper) => [paper.id, paper.fullText])), {
+          wordIndexAfterSearches: 0,
+        }),
         passages,
       };
       this.#cache.set(set, indexes);

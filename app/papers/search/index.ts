@@ -3,6 +3,7 @@
 export {
   KeywordIndex,
   WORD_INDEX_FROM_CHARS,
+  WORD_INDEX_AFTER_SEARCHES,
   type KeywordIndexOptions,
   keywordSearch,
   keywordSearchSet,

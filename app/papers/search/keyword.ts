@@ -40,14 +40,22 @@ export type PaperTexts = Readonly<Record<string, string>> | ReadonlyMap<string, 
 export const MIN_APPROXIMATE_LENGTH = 4;
 const MAX_WINDOW = 100_000;
 /**
- * From this many characters a set's exact search goes through a word index instead of a scan:
+ * From this many characters a set's exact search may go through a word index instead of a scan:
  * a scan of the 1,000-paper set (~60 M characters) took ~40 ms a keyword, of 20 papers 0.5 ms.
  */
 export const WORD_INDEX_FROM_CHARS = 4_000_000;
+/**
+ * Scans before the index is built, by default: building it for 60 M characters takes ~3.5 s, the
+ * time of ~90 scans, so a REPL context searched a few times never pays for it. A long-lived index
+ * (the app's set search) passes 0.
+ */
+export const WORD_INDEX_AFTER_SEARCHES = 32;
 
 export interface KeywordIndexOptions {
   /** Total characters from which exact search uses a word index (WORD_INDEX_FROM_CHARS). */
   wordIndexFromChars?: number;
+  /** Exact searches scanned before the word index is built (WORD_INDEX_AFTER_SEARCHES). */
+  wordIndexAfterSearches?: number;
 }
 
 interface PaperEntry {
@@ -104,6 +112,7 @@ function resolveOptions(options: KeywordSearchOptions): { window: number; bidire
 export class KeywordIndex {
   private readonly papers: PaperEntry[];
   private readonly useWords: boolean;
+  private scansLeft: number;
   private words?: WordIndex;
 
   constructor(texts: PaperTexts, options: KeywordIndexOptions = {}) {
@@ -111,6 +120,7 @@ export class KeywordIndex {
     const total = this.papers.reduce((sum, paper) => sum + paper.text.length, 0);
     this.useWords =
       total >= (options.wordIndexFromChars ?? WORD_INDEX_FROM_CHARS) && total < 2 ** 31;
+    this.scansLeft = options.wordIndexAfterSearches ?? WORD_INDEX_AFTER_SEARCHES;
   }
 
   search(keyword: string, options: KeywordSearchOptions = {}): KeywordSetResult {
@@ -129,7 +139,7 @@ export class KeywordIndex {
   private exact(keyword: string): Located {
     const needle = lowerKeepingOffsets(keyword);
     const located = new Located();
-    if (this.useWords) {
+    if (this.useWords && this.scansLeft-- <= 0) {
       this.words ??= new WordIndex(
         this.papers.map((paper) => (paper.lower ??= lowerKeepingOffsets(paper.text))),
       );

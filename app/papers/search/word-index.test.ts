@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../random/mulberry32.ts';
-import { KeywordIndex } from './keyword.ts';
+import { KeywordIndex, WORD_INDEX_AFTER_SEARCHES } from './keyword.ts';
 import { WordIndex } from './word-index.ts';
 
 const fixture = (name: string): string =>
@@ -29,7 +29,7 @@ describe('WordIndex', () => {
 
   it('gives the same search results as the scan for many keywords (property)', () => {
     const scan = new KeywordIndex(texts, { wordIndexFromChars: Infinity });
-    const indexed = new KeywordIndex(texts, { wordIndexFromChars: 0 });
+    const indexed = new KeywordIndex(texts, { wordIndexFromChars: 0, wordIndexAfterSearches: 0 });
     const all = [...texts.values()].join('\n');
     const random = mulberry32(11);
     const keywords = [
@@ -58,5 +58,19 @@ describe('WordIndex', () => {
       }
     }
     expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('is built only after WORD_INDEX_AFTER_SEARCHES scans unless asked at once', () => {
+    const built = (index: KeywordIndex): boolean =>
+      (index as unknown as { words?: WordIndex }).words !== undefined;
+    const later = new KeywordIndex(texts, { wordIndexFromChars: 0 });
+    const first = later.search('retrieval');
+    for (let n = 1; n < WORD_INDEX_AFTER_SEARCHES; n++) later.search('retrieval');
+    expect(built(later)).toBe(false);
+    expect(later.search('retrieval')).toEqual(first);
+    expect(built(later)).toBe(true);
+    const now = new KeywordIndex(texts, { wordIndexFromChars: 0, wordIndexAfterSearches: 0 });
+    now.search('retrieval');
+    expect(built(now)).toBe(true);
   });
 });
