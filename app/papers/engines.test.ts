@@ -1,7 +1,7 @@
 // Which engine read a paper: PDFium ingests; papers read by pdf.js before (workspaces made then)
 // stay as they were, readable and highlighted, until they are read again on request; reading
 // again changes the shared document for every set that holds it, and fails per paper by name.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,12 @@ describe('extraction engines', () => {
     const paper = await withLibrary((library) => library.paper('a', result?.paperId ?? ''));
     expect(paper.engine).toBe('pdfium');
     expect(paper.title).toBe('S2ORC: The Semantic Scholar Open Research Corpus');
+    // The listing's facts (migration 8) hold the stored PDF's size.
+    const [listed] = await withLibrary((library) => library.papers('a').papers);
+    expect(listed).toMatchObject({
+      hasPdf: true,
+      source: { kind: 'pdf', bytes: statSync(s2orc).size },
+    });
   });
 
   it("keeps pdf.js' papers as they were until asked, then reads them again for every set", async () => {
@@ -101,25 +107,38 @@ describe('extraction engines', () => {
   });
 });
 
+/** A workspace written up to schema `upTo` by `write`, then opened and migrated as the app does. */
+function olderWorkspace(
+  file: string,
+  upTo: number,
+  write: (db: DatabaseSync) => void,
+): DatabaseSync {
+  const db = new DatabaseSync(join(dir, file));
+  migrate(
+    db,
+    migrations.filter((m) => m.version <= upTo),
+  );
+  write(db);
+  db.close();
+  const upgraded = new DatabaseSync(join(dir, file));
+  upgraded.exec('PRAGMA foreign_keys = ON');
+  migrate(upgraded);
+  return upgraded;
+}
+
 describe('migration 7', () => {
   it("reads an older workspace's documents as pdf.js' (PDF) and QASPER's", () => {
-    const db = new DatabaseSync(join(dir, 'old.db'));
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 6),
-    );
-    const insert = db.prepare(
-      `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
-         page_starts, page_sizes, runs, pages, words, pdf, created_at)
-       VALUES (?, ?, 1, 't', '[]', '', 'text', '[]', '[]', '[]', NULL, 1, 1, NULL, 0)`,
-    );
-    insert.run('a', 'pdf');
-    insert.run('b', 'qasper');
-    db.exec(`INSERT INTO paper_sets (name, created_at, updated_at) VALUES ('s', 0, 0);
-      INSERT INTO papers (set_name, id, sha256, source, added_at) VALUES ('s', 'a', 'a', '{"kind":"pdf"}', 0), ('s', 'b', 'b', '{"kind":"qasper"}', 1);`);
-    db.close();
-    const upgraded = new DatabaseSync(join(dir, 'old.db'));
-    migrate(upgraded);
+    const upgraded = olderWorkspace('old.db', 6, (db) => {
+      const insert = db.prepare(
+        `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
+           page_starts, page_sizes, runs, pages, words, pdf, created_at)
+         VALUES (?, ?, 1, 't', '[]', '', 'text', '[]', '[]', '[]', NULL, 1, 1, NULL, 0)`,
+      );
+      insert.run('a', 'pdf');
+      insert.run('b', 'qasper');
+      db.exec(`INSERT INTO paper_sets (name, created_at, updated_at) VALUES ('s', 0, 0);
+        INSERT INTO papers (set_name, id, sha256, source, added_at) VALUES ('s', 'a', 'a', '{"kind":"pdf"}', 0), ('s', 'b', 'b', '{"kind":"qasper"}', 1);`);
+    });
     const library = new PaperLibrary(upgraded);
     expect(library.papers('s').papers.map((paper) => [paper.id, paper.engine])).toEqual([
       ['a', 'pdf.js'],
@@ -130,28 +149,21 @@ describe('migration 7', () => {
 });
 describe('migration 8', () => {
   it("lists an older workspace's papers from their facts, and drops the facts with the set", () => {
-    const db = new DatabaseSync(join(dir, 'older.db'));
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 7),
-    );
-    db.prepare(
-      `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
-         page_starts, page_sizes, runs, pages, words, pdf, created_at)
-       VALUES ('a', 'pdf', 1, 'A title', '["Ann"]', '', 'text', ?, '[]', '[]', NULL, 3, 42, ?, 0)`,
-    ).run(
-      JSON.stringify([
-        { title: 'Intro', start: 0 },
-        { title: 'Method', start: 2 },
-      ]),
-      new Uint8Array(1234),
-    );
-    db.exec(`INSERT INTO paper_sets (name, created_at, updated_at) VALUES ('s', 0, 0);
-      INSERT INTO papers (set_name, id, sha256, source, added_at) VALUES ('s', 'a', 'a', '{"kind":"pdf","fileName":"a.pdf"}', 0);`);
-    db.close();
-    const upgraded = new DatabaseSync(join(dir, 'older.db'));
-    upgraded.exec('PRAGMA foreign_keys = ON');
-    migrate(upgraded);
+    const upgraded = olderWorkspace('older.db', 7, (db) => {
+      db.prepare(
+        `INSERT INTO documents (sha256, kind, extractor, title, authors, abstract, full_text, sections,
+           page_starts, page_sizes, runs, pages, words, pdf, created_at)
+         VALUES ('a', 'pdf', 1, 'A title', '["Ann"]', '', 'text', ?, '[]', '[]', NULL, 3, 42, ?, 0)`,
+      ).run(
+        JSON.stringify([
+          { title: 'Intro', start: 0 },
+          { title: 'Method', start: 2 },
+        ]),
+        new Uint8Array(1234),
+      );
+      db.exec(`INSERT INTO paper_sets (name, created_at, updated_at) VALUES ('s', 0, 0);
+        INSERT INTO papers (set_name, id, sha256, source, added_at) VALUES ('s', 'a', 'a', '{"kind":"pdf","fileName":"a.pdf"}', 0);`);
+    });
     const library = new PaperLibrary(upgraded);
     const [paper] = library.papers('s').papers;
     expect(paper).toMatchObject({

@@ -321,7 +321,7 @@ export class PaperStore {
     this.#db
       .prepare(
         `INSERT INTO document_facts (sha256, kind, title, authors, pages, words, sections, pdf_bytes)
-         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT LENGTH(pdf) FROM documents WHERE sha256 = ?))
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(sha256) DO UPDATE SET title = excluded.title, authors = excluded.authors,
            pages = excluded.pages, words = excluded.words, sections = excluded.sections`,
       )
@@ -333,7 +333,7 @@ export class PaperStore {
         document.pages,
         document.words,
         document.sections.length,
-        document.sha256,
+        document.pdf?.byteLength ?? null,
       );
   }
 

@@ -52,93 +52,33 @@ function fold(text: string): string {
     .toLowerCase();
 }
 
-/**
- * Calls `visit` with the bounds of each word of the folded text that is long enough and not only
- * digits, and that word's FNV-1a hash (stop words are the caller's to drop).
- */
-function eachWord(folded: string, visit: (start: number, end: number, hash: number) => void): void {
+/** Calls `visit` with each kept token of `text`, in order. */
+function eachToken(text: string, visit: (token: string) => void): void {
+  const folded = fold(text);
   let start = -1;
   let onlyDigits = true;
-  let hash = 0;
   for (let i = 0; i <= folded.length; i++) {
     const code = i < folded.length ? folded.charCodeAt(i) : 32;
     if (isWordChar(code)) {
       if (start < 0) {
         start = i;
         onlyDigits = true;
-        hash = 0x811c9dc5;
       }
       if (code < 48 || code > 57) onlyDigits = false;
-      hash = Math.imul(hash ^ code, 0x01000193);
     } else if (start >= 0) {
-      if (i - start >= MIN_TOKEN && !onlyDigits) visit(start, i, hash);
+      if (i - start >= MIN_TOKEN && !onlyDigits) {
+        const token = folded.slice(start, i);
+        if (!STOP_WORDS.has(token)) visit(token);
+      }
       start = -1;
     }
   }
 }
 
 export function tokenise(text: string): string[] {
-  const folded = fold(text);
   const tokens: string[] = [];
-  eachWord(folded, (start, end) => {
-    const token = folded.slice(start, end);
-    if (!STOP_WORDS.has(token)) tokens.push(token);
-  });
+  eachToken(text, (token) => tokens.push(token));
   return tokens;
-}
-
-/**
- * Words to ids without slicing a string for a word already seen: an open-addressing table keyed
- * by the hash computed during the scan, compared in place (the 1,000-paper map's TF-IDF: 1.84 s,
- * against 2.14 s with a Map of sliced words; docs/DECISIONS.md).
- */
-class WordTable {
-  readonly words: string[] = [];
-  #hashes = new Int32Array(1024);
-  #slots = new Int32Array(2048);
-
-  /** The word's id, added if new. */
-  id(text: string, start: number, end: number, hash: number): number {
-    const mask = this.#slots.length - 1;
-    const length = end - start;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const held = this.#slots[slot] ?? 0;
-      if (held === 0) break;
-      const id = held - 1;
-      const word = this.words[id] ?? '';
-      if (this.#hashes[id] === hash && word.length === length && sameAt(word, text, start))
-        return id;
-    }
-    const id = this.words.length;
-    this.words.push(text.slice(start, end));
-    if (id === this.#hashes.length) {
-      const grown = new Int32Array(id * 2);
-      grown.set(this.#hashes);
-      this.#hashes = grown;
-    }
-    this.#hashes[id] = hash;
-    if (this.words.length * 2 > this.#slots.length) this.#rehash();
-    else this.#place(id);
-    return id;
-  }
-
-  #place(id: number): void {
-    const mask = this.#slots.length - 1;
-    let slot = (this.#hashes[id] ?? 0) & mask;
-    while ((this.#slots[slot] ?? 0) !== 0) slot = (slot + 1) & mask;
-    this.#slots[slot] = id + 1;
-  }
-
-  #rehash(): void {
-    this.#slots = new Int32Array(this.#slots.length * 2);
-    for (let id = 0; id < this.words.length; id++) this.#place(id);
-  }
-}
-
-function sameAt(word: string, text: string, start: number): boolean {
-  for (let k = 0; k < word.length; k++)
-    if (word.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
-  return true;
 }
 
 /** A document's sorted term ids, run-length counted: the distinct ids and how often each occurs. */
@@ -156,42 +96,20 @@ function counted(sorted: Int32Array): { ids: Int32Array; counts: Int32Array } {
 }
 
 export function tfidfVectors(texts: readonly string[]): TfIdf {
-  const table = new WordTable();
-  /** Table id -> first-seen term id + 1, -1 for a stop word, 0 not yet seen. */
-  let termOf = new Int32Array(1024);
+  const idOf = new Map<string, number>();
   const seen: string[] = [];
-  let scratch = new Int32Array(1024);
   const documents = texts.map((text) => {
-    const folded = fold(text);
-    let length = 0;
-    eachWord(folded, (start, end, hash) => {
-      const word = table.id(folded, start, end, hash);
-      if (word >= termOf.length) {
-        const grown = new Int32Array(termOf.length * 2);
-        grown.set(termOf);
-        termOf = grown;
-      }
-      const known = termOf[word] ?? 0;
-      let id: number;
-      if (known !== 0) {
-        if (known < 0) return;
-        id = known - 1;
-      } else if (STOP_WORDS.has(table.words[word] ?? '')) {
-        termOf[word] = -1;
-        return;
-      } else {
+    const ids: number[] = [];
+    eachToken(text, (token) => {
+      let id = idOf.get(token);
+      if (id === undefined) {
         id = seen.length;
-        seen.push(table.words[word] ?? '');
-        termOf[word] = id + 1;
+        idOf.set(token, id);
+        seen.push(token);
       }
-      if (length === scratch.length) {
-        const grown = new Int32Array(scratch.length * 2);
-        grown.set(scratch);
-        scratch = grown;
-      }
-      scratch[length++] = id;
+      ids.push(id);
     });
-    return scratch.slice(0, length);
+    return Int32Array.from(ids);
   });
   // Term ids follow the sorted vocabulary, not the order terms were first seen in.
   const order = seen
