@@ -31,9 +31,14 @@ export class UnknownArchitectureError extends EngineError {
   override name = 'UnknownArchitectureError';
   constructor(folder: string, architecture: string) {
     super(
-      `the model in '${folder}' is a '${architecture}'; supported: LlamaForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM`,
+      `the model in '${folder}' is a '${architecture}'; supported: LlamaForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM, Qwen3_5ForCausalLM, Qwen3_5ForConditionalGeneration`,
     );
   }
+}
+
+/** A model the engine loads but this backend or trainer cannot run. */
+export class UnsupportedModelError extends EngineError {
+  override name = 'UnsupportedModelError';
 }
 
 /** A tensor's shape or dtype does not match what the config implies. */

@@ -5,10 +5,23 @@
 import type { DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
 import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
 import { GenerationError } from '../errors.ts';
-import type { DecoderConfig } from '../loading/model-config.ts';
+import { deltaNetDims, isLinearLayer, type DecoderConfig } from '../loading/model-config.ts';
 import { applyRope, ropeTables, type RopeTables } from '../kernels/rope.ts';
 import { WasmArena } from '../kernels/wasm-matvec.ts';
-import type { DecoderModel, DecoderWeights } from '../loading/weights.ts';
+import type {
+  DecoderModel,
+  DecoderWeights,
+  DeltaNetWeights,
+  LayerWeights,
+} from '../loading/weights.ts';
+import {
+  deltaNetPosition,
+  deltaNetScratch,
+  newDeltaNetState,
+  resetDeltaNetState,
+  type DeltaNetScratch,
+  type DeltaNetState,
+} from './delta-net-cpu.ts';
 
 /** out[b*rows + r] = W[r,:] . x[b*cols : (b+1)*cols] for the `batch` vectors of x. */
 export function matmulRows(
@@ -68,9 +81,13 @@ function addBias(v: Float32Array, bias: Float32Array | null, size: number, batch
 }
 
 interface SlotCache {
-  /** Per layer: [maxSeqLen, kvDim] */
+  /** Per layer: [maxSeqLen, kvDim] (empty in linear-attention layers). */
   keys: Float32Array[];
   values: Float32Array[];
+  /** Per layer: Gated DeltaNet state (linear-attention layers only). */
+  deltaNet: (DeltaNetState | undefined)[];
+  /** The position the slot's next input must have (a recurrent state cannot go back). */
+  nextPos: number;
 }
 
 interface Scratch {
@@ -85,6 +102,14 @@ interface Scratch {
   hb: Float32Array;
   hb2: Float32Array;
   logits: Float32Array;
+  /** Qwen3.5: q_proj's query and gate rows, the gate alone, and the DeltaNet projections. */
+  qg: Float32Array;
+  gate: Float32Array;
+  qkv: Float32Array;
+  z: Float32Array;
+  beta: Float32Array;
+  alpha: Float32Array;
+  core: Float32Array;
 }
 
 /** Prompt positions of one sequence a step takes (the scratch holds maxBatch times this). */
@@ -109,6 +134,7 @@ export class CpuDecoder implements Decoder {
   readonly #arena: WasmArena | null;
   readonly #full: Scratch;
   #scratch: Scratch | undefined;
+  #deltaWork: DeltaNetScratch | undefined;
 
   constructor(model: DecoderModel, options: CpuDecoderOptions = {}) {
     this.config = model.config;
@@ -136,6 +162,13 @@ export class CpuDecoder implements Decoder {
       hb: make(sizes.hidden),
       hb2: make(sizes.hidden),
       logits: make(sizes.logits),
+      qg: make(sizes.qg),
+      gate: make(sizes.q),
+      qkv: make(sizes.qkv),
+      z: make(sizes.value),
+      beta: make(sizes.heads),
+      alpha: make(sizes.heads),
+      core: make(sizes.value),
     };
     this.implementation = this.#arena ? 'js + wasm-simd matvec, f32' : 'js-f32';
     if (options.precision === 'f16')
@@ -195,9 +228,7 @@ export class CpuDecoder implements Decoder {
       );
     }
     const s = this.#scratchFor(batch);
-    const { dim, headDim, nHeads, nKvHeads, hiddenDim, vocabSize } = c;
-    const qDim = nHeads * headDim;
-    const kvDim = nKvHeads * headDim;
+    const { dim, hiddenDim, vocabSize } = c;
     const caches = inputs.map((input) => this.#slotFor(input));
     for (let b = 0; b < batch; b++) {
       const token = inputs[b]?.token ?? -1;
@@ -206,41 +237,13 @@ export class CpuDecoder implements Decoder {
       }
       s.x.set(w.tokenEmbedding.subarray(token * dim, (token + 1) * dim), b * dim);
     }
-    const attScale = 1 / Math.sqrt(headDim);
-    const group = nHeads / nKvHeads;
     for (let l = 0; l < c.nLayers; l++) {
       const lw = w.layers[l];
       if (!lw) throw new GenerationError(`layer ${l} is missing`);
       for (let b = 0; b < batch; b++)
         rmsNorm(s.xb, b * dim, s.x, b * dim, lw.attnNorm, dim, c.normEps);
-      this.#matmul(s.q, s.xb, lw.wq, qDim, dim, batch);
-      this.#matmul(s.k, s.xb, lw.wk, kvDim, dim, batch);
-      this.#matmul(s.v, s.xb, lw.wv, kvDim, dim, batch);
-      addBias(s.q, lw.bq, qDim, batch);
-      addBias(s.k, lw.bk, kvDim, batch);
-      addBias(s.v, lw.bv, kvDim, batch);
-      for (let b = 0; b < batch; b++) {
-        const pos = inputs[b]?.pos ?? 0;
-        const cache = caches[b] ?? this.#slotFor(inputs[b] ?? { slot: -1, token: 0, pos: 0 });
-        if (lw.qNorm && lw.kNorm) {
-          for (let h = 0; h < nHeads; h++) {
-            const o = b * qDim + h * headDim;
-            rmsNorm(s.q, o, s.q, o, lw.qNorm, headDim, c.normEps);
-          }
-          for (let h = 0; h < nKvHeads; h++) {
-            const o = b * kvDim + h * headDim;
-            rmsNorm(s.k, o, s.k, o, lw.kNorm, headDim, c.normEps);
-          }
-        }
-        applyRope(s.q, b * qDim, nHeads, headDim, pos, this.#rope, c.ropeStyle);
-        applyRope(s.k, b * kvDim, nKvHeads, headDim, pos, this.#rope, c.ropeStyle);
-        const keys = cache.keys[l] ?? new Float32Array(0);
-        const values = cache.values[l] ?? new Float32Array(0);
-        keys.set(s.k.subarray(b * kvDim, (b + 1) * kvDim), pos * kvDim);
-        values.set(s.v.subarray(b * kvDim, (b + 1) * kvDim), pos * kvDim);
-        this.#attend(s, b, pos, keys, values, attScale, group);
-      }
-      this.#matmul(s.xb, s.attOut, lw.wo, dim, qDim, batch);
+      if (lw.deltaNet) this.#deltaNetMixer(l, lw.deltaNet, inputs, caches, s);
+      else this.#attentionMixer(l, lw, inputs, caches, s);
       for (let i = 0; i < batch * dim; i++) s.x[i] = (s.x[i] ?? 0) + (s.xb[i] ?? 0);
       for (let b = 0; b < batch; b++)
         rmsNorm(s.xb, b * dim, s.x, b * dim, lw.ffnNorm, dim, c.normEps);
@@ -257,6 +260,111 @@ export class CpuDecoder implements Decoder {
       rmsNorm(s.x, b * dim, s.x, b * dim, w.finalNorm, dim, c.normEps);
     this.#matmul(s.logits, s.x, w.lmHead, vocabSize, dim, batch);
     return s.logits;
+  }
+
+  /** Attention over the KV cache; Qwen3.5's layers also gate the heads' output. Writes s.xb. */
+  #attentionMixer(
+    l: number,
+    lw: LayerWeights,
+    inputs: readonly DecodeInput[],
+    caches: readonly SlotCache[],
+    s: Scratch,
+  ): void {
+    const c = this.config;
+    const { dim, headDim, nHeads, nKvHeads } = c;
+    const batch = inputs.length;
+    const qDim = nHeads * headDim;
+    const kvDim = nKvHeads * headDim;
+    const gated = c.hybrid !== undefined;
+    if (gated) {
+      // q_proj writes each head's query, then its gate: [q_h (headDim), gate_h (headDim)] per head.
+      this.#matmul(s.qg, s.xb, lw.wq, 2 * qDim, dim, batch);
+      for (let b = 0; b < batch; b++) {
+        for (let h = 0; h < nHeads; h++) {
+          const from = b * 2 * qDim + h * 2 * headDim;
+          s.q.set(s.qg.subarray(from, from + headDim), b * qDim + h * headDim);
+          s.gate.set(s.qg.subarray(from + headDim, from + 2 * headDim), b * qDim + h * headDim);
+        }
+      }
+    } else {
+      this.#matmul(s.q, s.xb, lw.wq, qDim, dim, batch);
+    }
+    this.#matmul(s.k, s.xb, lw.wk, kvDim, dim, batch);
+    this.#matmul(s.v, s.xb, lw.wv, kvDim, dim, batch);
+    addBias(s.q, lw.bq, qDim, batch);
+    addBias(s.k, lw.bk, kvDim, batch);
+    addBias(s.v, lw.bv, kvDim, batch);
+    const attScale = 1 / Math.sqrt(headDim);
+    const group = nHeads / nKvHeads;
+    for (let b = 0; b < batch; b++) {
+      const pos = inputs[b]?.pos ?? 0;
+      const cache = caches[b];
+      if (!cache) throw new GenerationError(`input ${b} has no cache slot`);
+      if (lw.qNorm && lw.kNorm) {
+        for (let h = 0; h < nHeads; h++) {
+          const o = b * qDim + h * headDim;
+          rmsNorm(s.q, o, s.q, o, lw.qNorm, headDim, c.normEps);
+        }
+        for (let h = 0; h < nKvHeads; h++) {
+          const o = b * kvDim + h * headDim;
+          rmsNorm(s.k, o, s.k, o, lw.kNorm, headDim, c.normEps);
+        }
+      }
+      applyRope(s.q, b * qDim, nHeads, headDim, pos, this.#rope, c.ropeStyle);
+      applyRope(s.k, b * kvDim, nKvHeads, headDim, pos, this.#rope, c.ropeStyle);
+      const keys = cache.keys[l] ?? new Float32Array(0);
+      const values = cache.values[l] ?? new Float32Array(0);
+      keys.set(s.k.subarray(b * kvDim, (b + 1) * kvDim), pos * kvDim);
+      values.set(s.v.subarray(b * kvDim, (b + 1) * kvDim), pos * kvDim);
+      this.#attend(s, b, pos, keys, values, attScale, group);
+    }
+    if (gated) {
+      for (let i = 0; i < batch * qDim; i++) {
+        s.attOut[i] = (s.attOut[i] ?? 0) / (1 + Math.exp(-(s.gate[i] ?? 0)));
+      }
+    }
+    this.#matmul(s.xb, s.attOut, lw.wo, dim, qDim, batch);
+  }
+
+  /** Qwen3.5's Gated DeltaNet: projections batched, the recurrence position by position. */
+  #deltaNetMixer(
+    l: number,
+    dw: DeltaNetWeights,
+    inputs: readonly DecodeInput[],
+    caches: readonly SlotCache[],
+    s: Scratch,
+  ): void {
+    const c = this.config;
+    const h = c.hybrid;
+    if (!h) throw new GenerationError(`layer ${l} is linear attention in a dense model`);
+    const { valueDim, convDim } = deltaNetDims(h);
+    const nv = h.linearValueHeads;
+    const { dim } = c;
+    const batch = inputs.length;
+    this.#matmul(s.qkv, s.xb, dw.inQkv, convDim, dim, batch);
+    this.#matmul(s.z, s.xb, dw.inZ, valueDim, dim, batch);
+    this.#matmul(s.beta, s.xb, dw.inB, nv, dim, batch);
+    this.#matmul(s.alpha, s.xb, dw.inA, nv, dim, batch);
+    const work = this.#deltaWork ?? (this.#deltaWork = deltaNetScratch(h));
+    for (let b = 0; b < batch; b++) {
+      const state = caches[b]?.deltaNet[l];
+      if (!state) throw new GenerationError(`input ${b} has no state for layer ${l}`);
+      deltaNetPosition(
+        h,
+        dw,
+        state,
+        work,
+        {
+          qkv: s.qkv.subarray(b * convDim, (b + 1) * convDim),
+          z: s.z.subarray(b * valueDim, (b + 1) * valueDim),
+          b: s.beta.subarray(b * nv, (b + 1) * nv),
+          a: s.alpha.subarray(b * nv, (b + 1) * nv),
+        },
+        s.core.subarray(b * valueDim, (b + 1) * valueDim),
+        c.normEps,
+      );
+    }
+    this.#matmul(s.xb, s.core, dw.out, dim, valueDim, batch);
   }
 
   #attend(
@@ -313,12 +421,30 @@ export class CpuDecoder implements Decoder {
     }
     let cache = this.#slots[slot];
     if (!cache) {
-      const size = this.maxSeqLen * this.config.nKvHeads * this.config.headDim;
+      const c = this.config;
+      const size = this.maxSeqLen * c.nKvHeads * c.headDim;
+      const layers = Array.from({ length: c.nLayers }, (_, l) => isLinearLayer(c, l));
       cache = {
-        keys: Array.from({ length: this.config.nLayers }, () => new Float32Array(size)),
-        values: Array.from({ length: this.config.nLayers }, () => new Float32Array(size)),
+        keys: layers.map((linear) => new Float32Array(linear ? 0 : size)),
+        values: layers.map((linear) => new Float32Array(linear ? 0 : size)),
+        deltaNet: layers.map((linear) =>
+          linear && c.hybrid ? newDeltaNetState(c.hybrid) : undefined,
+        ),
+        nextPos: 0,
       };
       this.#slots[slot] = cache;
+    }
+    if (this.config.hybrid) {
+      // A new sequence starts at 0; otherwise the recurrent state holds exactly the positions
+      // before this one, so a slot's inputs must follow each other.
+      if (pos === 0) {
+        for (const state of cache.deltaNet) if (state) resetDeltaNetState(state);
+      } else if (pos !== cache.nextPos) {
+        throw new GenerationError(
+          `slot ${slot} is at position ${cache.nextPos}; a Gated DeltaNet state cannot go to ${pos} (start again at 0)`,
+        );
+      }
+      cache.nextPos = pos + 1;
     }
     return cache;
   }
@@ -339,6 +465,13 @@ export class CpuDecoder implements Decoder {
       hb: f.hb.subarray(0, batch * hiddenDim),
       hb2: f.hb2.subarray(0, batch * hiddenDim),
       logits: f.logits.subarray(0, batch * vocabSize),
+      qg: f.qg.subarray(0, (f.qg.length / f.batch) * batch),
+      gate: f.gate.subarray(0, batch * nHeads * headDim),
+      qkv: f.qkv.subarray(0, (f.qkv.length / f.batch) * batch),
+      z: f.z.subarray(0, (f.z.length / f.batch) * batch),
+      beta: f.beta.subarray(0, (f.beta.length / f.batch) * batch),
+      alpha: f.alpha.subarray(0, (f.alpha.length / f.batch) * batch),
+      core: f.core.subarray(0, (f.core.length / f.batch) * batch),
     };
     this.#scratch = scratch;
     return scratch;
@@ -351,6 +484,7 @@ export class CpuDecoder implements Decoder {
 }
 
 function scratchSizes(c: DecoderConfig, batch: number, maxSeqLen: number) {
+  const linear = c.hybrid ? deltaNetDims(c.hybrid) : { convDim: 0, valueDim: 0 };
   return {
     x: batch * c.dim,
     q: batch * c.nHeads * c.headDim,
@@ -358,11 +492,26 @@ function scratchSizes(c: DecoderConfig, batch: number, maxSeqLen: number) {
     att: maxSeqLen,
     hidden: batch * c.hiddenDim,
     logits: batch * c.vocabSize,
+    qg: c.hybrid ? 2 * batch * c.nHeads * c.headDim : 0,
+    qkv: batch * linear.convDim,
+    value: batch * linear.valueDim,
+    heads: batch * (c.hybrid?.linearValueHeads ?? 0),
   };
 }
 
 function totalOf(sizes: ReturnType<typeof scratchSizes>): number {
-  return 2 * sizes.x + 2 * sizes.q + 2 * sizes.kv + sizes.att + 2 * sizes.hidden + sizes.logits;
+  return (
+    2 * sizes.x +
+    3 * sizes.q +
+    2 * sizes.kv +
+    sizes.att +
+    2 * sizes.hidden +
+    sizes.logits +
+    sizes.qg +
+    sizes.qkv +
+    2 * sizes.value +
+    2 * sizes.heads
+  );
 }
 
 function linearFloats(model: DecoderModel): number {
@@ -376,10 +525,17 @@ function linearFloats(model: DecoderModel): number {
       l.wo.length +
       l.w1.length +
       l.w2.length +
-      l.w3.length,
+      l.w3.length +
+      (l.deltaNet
+        ? l.deltaNet.inQkv.length +
+          l.deltaNet.inZ.length +
+          l.deltaNet.inB.length +
+          l.deltaNet.inA.length +
+          l.deltaNet.out.length
+        : 0),
     0,
   );
-  return perLayer + w.lmHead.length + 16 * (7 * w.layers.length + 1);
+  return perLayer + w.lmHead.length + 16 * (12 * w.layers.length + 1);
 }
 
 /** The same weights with every linear copied into the arena (norms and biases stay in JS). */
@@ -397,6 +553,18 @@ function inArena(arena: WasmArena, w: DecoderWeights): DecoderWeights {
       w1: arena.copy(l.w1),
       w2: arena.copy(l.w2),
       w3: arena.copy(l.w3),
+      ...(l.deltaNet
+        ? {
+            deltaNet: {
+              ...l.deltaNet,
+              inQkv: arena.copy(l.deltaNet.inQkv),
+              inZ: arena.copy(l.deltaNet.inZ),
+              inB: arena.copy(l.deltaNet.inB),
+              inA: arena.copy(l.deltaNet.inA),
+              out: arena.copy(l.deltaNet.out),
+            },
+          }
+        : {}),
     })),
   };
 }

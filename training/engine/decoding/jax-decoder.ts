@@ -6,7 +6,7 @@ import type { BackendName, DecodeInput, Decoder, DecoderOptions } from './decode
 import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
 import { GenerationError } from '../errors.ts';
 import { rmsNormJ, ropeJ, swigluJ } from '../kernels/jax-layers.ts';
-import type { DecoderConfig } from '../loading/model-config.ts';
+import { requireDenseAttention, type DecoderConfig } from '../loading/model-config.ts';
 import { ropeTables } from '../kernels/rope.ts';
 import type { DecoderModel, LayerWeights } from '../loading/weights.ts';
 
@@ -193,6 +193,7 @@ export class JaxDecoder implements Decoder {
     options: DecoderOptions & { shaderF16?: boolean } = {},
   ) {
     const c = model.config;
+    requireDenseAttention(c, 'the jax-js decoder');
     this.config = c;
     this.backend = backend;
     let f16 = options.precision === 'f16';

@@ -48,7 +48,7 @@ export function inverseFrequencies(
 }
 
 export interface RopeTables {
-  /** [maxSeqLen, headDim/2] */
+  /** [maxSeqLen, rotaryDim/2]: rotaryDim is headDim unless the model rotates part of a head. */
   cos: Float32Array | Float64Array;
   sin: Float32Array | Float64Array;
   half: number;
@@ -60,8 +60,11 @@ export function ropeTables(
   maxSeqLen: number,
   precision: 'f32' | 'f64' = 'f32',
 ): RopeTables {
-  const half = config.headDim / 2;
-  const inv = inverseFrequencies(config.headDim, config.ropeTheta, config.ropeScaling);
+  // Qwen3.5 rotates only the first rotaryDim of each head (partial_rotary_factor); its
+  // multi-section rotary gives every section the same angle for text positions, so it is this.
+  const rotaryDim = config.hybrid?.rotaryDim ?? config.headDim;
+  const half = rotaryDim / 2;
+  const inv = inverseFrequencies(rotaryDim, config.ropeTheta, config.ropeScaling);
   const scale = config.ropeScaling.kind === 'yarn' ? config.ropeScaling.attentionFactor : 1;
   const exact = precision === 'f64';
   const cos = exact ? new Float64Array(maxSeqLen * half) : new Float32Array(maxSeqLen * half);

@@ -1,11 +1,16 @@
 // Hugging Face safetensors (one file or shards with model.safetensors.index.json) -> DecoderWeights,
-// every tensor's shape checked against the config.
+// every tensor's shape checked against the config. Qwen3.5 folders keep the text model under
+// `model.language_model.` (the multimodal layout) or `model.`; its vision tower and MTP layers are
+// never read.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MissingModelFileError, ShapeMismatchError } from '../errors.ts';
-import type { DecoderConfig } from './model-config.ts';
+import { MissingModelFileError, ShapeMismatchError, UnsupportedModelError } from '../errors.ts';
+import { deltaNetDims, isLinearLayer, type DecoderConfig } from './model-config.ts';
 import { readSafetensorsHeader, readTensor, type SafetensorsFile } from './safetensors.ts';
-import type { DecoderWeights, LayerWeights } from './weights.ts';
+import type { DecoderWeights, DeltaNetWeights, LayerWeights } from './weights.ts';
+
+/** Where the text model's tensors sit, multimodal layouts first. */
+const TEXT_PREFIXES = ['model.language_model.', 'language_model.model.', 'model.'];
 
 export interface LoadedWeights {
   weights: DecoderWeights;
@@ -61,38 +66,102 @@ export function loadHfWeights(folder: string, c: DecoderConfig): LoadedWeights {
     dtypes.add(info.dtype);
     return readTensor(file, name);
   };
+  const root = c.hybrid ? textPrefix(folder, shards) : 'model.';
+  // Qwen3.5's RMSNorms multiply by 1 + w; the forward passes multiply by the stored weight.
+  const norm = (name: string, size: number): Float32Array => {
+    const w = tensor(name, [size]);
+    if (c.hybrid) for (let i = 0; i < w.length; i++) w[i] = 1 + (w[i] ?? 0);
+    return w;
+  };
   const qDim = c.nHeads * c.headDim;
   const kvDim = c.nKvHeads * c.headDim;
+  const empty = new Float32Array(0);
   const layers: LayerWeights[] = [];
   for (let l = 0; l < c.nLayers; l++) {
-    const p = `model.layers.${l}.`;
+    const p = `${root}layers.${l}.`;
     const bias = (name: string, size: number): Float32Array | null =>
       c.attentionBias ? tensor(`${p}self_attn.${name}.bias`, [size]) : null;
+    const mlp = {
+      attnNorm: norm(`${p}input_layernorm.weight`, c.dim),
+      ffnNorm: norm(`${p}post_attention_layernorm.weight`, c.dim),
+      w1: tensor(`${p}mlp.gate_proj.weight`, [c.hiddenDim, c.dim]),
+      w2: tensor(`${p}mlp.down_proj.weight`, [c.dim, c.hiddenDim]),
+      w3: tensor(`${p}mlp.up_proj.weight`, [c.hiddenDim, c.dim]),
+    };
+    if (isLinearLayer(c, l)) {
+      layers.push({
+        ...mlp,
+        wq: empty,
+        wk: empty,
+        wv: empty,
+        wo: empty,
+        bq: null,
+        bk: null,
+        bv: null,
+        qNorm: null,
+        kNorm: null,
+        deltaNet: deltaNetWeights(c, `${p}linear_attn.`, tensor),
+      });
+      continue;
+    }
     layers.push({
-      attnNorm: tensor(`${p}input_layernorm.weight`, [c.dim]),
-      wq: tensor(`${p}self_attn.q_proj.weight`, [qDim, c.dim]),
+      ...mlp,
+      wq: tensor(`${p}self_attn.q_proj.weight`, [qDim * (c.hybrid ? 2 : 1), c.dim]),
       wk: tensor(`${p}self_attn.k_proj.weight`, [kvDim, c.dim]),
       wv: tensor(`${p}self_attn.v_proj.weight`, [kvDim, c.dim]),
       wo: tensor(`${p}self_attn.o_proj.weight`, [c.dim, qDim]),
       bq: bias('q_proj', qDim),
       bk: bias('k_proj', kvDim),
       bv: bias('v_proj', kvDim),
-      qNorm: c.qkNorm ? tensor(`${p}self_attn.q_norm.weight`, [c.headDim]) : null,
-      kNorm: c.qkNorm ? tensor(`${p}self_attn.k_norm.weight`, [c.headDim]) : null,
-      ffnNorm: tensor(`${p}post_attention_layernorm.weight`, [c.dim]),
-      w1: tensor(`${p}mlp.gate_proj.weight`, [c.hiddenDim, c.dim]),
-      w2: tensor(`${p}mlp.down_proj.weight`, [c.dim, c.hiddenDim]),
-      w3: tensor(`${p}mlp.up_proj.weight`, [c.hiddenDim, c.dim]),
+      qNorm: c.qkNorm ? norm(`${p}self_attn.q_norm.weight`, c.headDim) : null,
+      kNorm: c.qkNorm ? norm(`${p}self_attn.k_norm.weight`, c.headDim) : null,
     });
   }
-  const tokenEmbedding = tensor('model.embed_tokens.weight', [c.vocabSize, c.dim]);
+  const tokenEmbedding = tensor(`${root}embed_tokens.weight`, [c.vocabSize, c.dim]);
+  const head = ['lm_head.weight', 'language_model.lm_head.weight'].find(has) ?? 'lm_head.weight';
   // Some exports keep lm_head even when tied; a tied model without it reuses the embedding.
   const lmHead =
-    c.tiedEmbeddings && !has('lm_head.weight')
-      ? tokenEmbedding
-      : tensor('lm_head.weight', [c.vocabSize, c.dim]);
+    c.tiedEmbeddings && !has(head) ? tokenEmbedding : tensor(head, [c.vocabSize, c.dim]);
   return {
-    weights: { tokenEmbedding, layers, finalNorm: tensor('model.norm.weight', [c.dim]), lmHead },
+    weights: { tokenEmbedding, layers, finalNorm: norm(`${root}norm.weight`, c.dim), lmHead },
     dtypes: [...dtypes],
+  };
+}
+
+function textPrefix(folder: string, shards: Map<string, SafetensorsFile>): string {
+  const found = TEXT_PREFIXES.find((p) => shards.has(`${p}embed_tokens.weight`));
+  if (found) return found;
+  const names = [...shards.keys()];
+  if (names.some((n) => /(^|\.)visual\./.test(n))) {
+    throw new UnsupportedModelError(
+      `the model in '${folder}' holds only a vision tower (no embed_tokens of a text model); the app reads text only`,
+    );
+  }
+  throw new MissingModelFileError(
+    folder,
+    "tensor 'model.language_model.embed_tokens.weight' (or 'model.embed_tokens.weight')",
+    'is it a Qwen3.5 text model?',
+  );
+}
+
+function deltaNetWeights(
+  c: DecoderConfig,
+  p: string,
+  tensor: (name: string, shape: number[]) => Float32Array,
+): DeltaNetWeights {
+  const h = c.hybrid;
+  if (!h) throw new UnsupportedModelError('a linear-attention layer needs a Qwen3.5 config');
+  const { keyDim, valueDim, convDim } = deltaNetDims(h);
+  const nv = h.linearValueHeads;
+  return {
+    inQkv: tensor(`${p}in_proj_qkv.weight`, [2 * keyDim + valueDim, c.dim]),
+    inZ: tensor(`${p}in_proj_z.weight`, [valueDim, c.dim]),
+    inB: tensor(`${p}in_proj_b.weight`, [nv, c.dim]),
+    inA: tensor(`${p}in_proj_a.weight`, [nv, c.dim]),
+    conv: tensor(`${p}conv1d.weight`, [convDim, 1, h.convKernel]),
+    aLog: tensor(`${p}A_log`, [nv]),
+    dtBias: tensor(`${p}dt_bias`, [nv]),
+    norm: tensor(`${p}norm.weight`, [h.linearValueHeadDim]),
+    out: tensor(`${p}out_proj.weight`, [c.dim, valueDim]),
   };
 }

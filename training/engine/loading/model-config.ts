@@ -1,5 +1,6 @@
 // The shape of a Llama-family decoder, whatever file it came from. Every loader produces one of
 // these; every forward pass (plain JS, jax-js) reads only this and `DecoderWeights`.
+import { UnsupportedModelError } from '../errors.ts';
 
 /** How rotary frequencies are stretched for long contexts (Hugging Face `rope_scaling`). */
 export type RopeScaling =
@@ -22,8 +23,27 @@ export type RopeScaling =
       attentionFactor: number;
     };
 
+/** Qwen3.5's layer kinds (`layer_types`): Gated DeltaNet or gated full attention. */
+export type LayerType = 'linear_attention' | 'full_attention';
+
+/**
+ * What a Qwen3.5 (hybrid) decoder adds to the Llama shape: which layers are Gated DeltaNet, their
+ * head shapes, the attention layers' output gate and partial rotary.
+ */
+export interface HybridConfig {
+  layerTypes: readonly LayerType[];
+  linearKeyHeads: number;
+  linearValueHeads: number;
+  linearKeyHeadDim: number;
+  linearValueHeadDim: number;
+  /** Width of the causal depthwise conv1d over q, k and v (`linear_conv_kernel_dim`). */
+  convKernel: number;
+  /** Leading dimensions of each attention head that rotate (head_dim x partial_rotary_factor). */
+  rotaryDim: number;
+}
+
 export interface DecoderConfig {
-  /** 'llama2c' | 'llama' | 'qwen2' | 'qwen3': what it was loaded as (for messages only). */
+  /** 'llama2c' | 'llama' | 'qwen2' | 'qwen3' | 'qwen3_5': what it was loaded as (for messages). */
   family: string;
   dim: number;
   hiddenDim: number;
@@ -47,12 +67,55 @@ export interface DecoderConfig {
   attentionBias: boolean;
   /** Qwen3: RMSNorm over each head of q and k before the rotation. */
   qkNorm: boolean;
+  /**
+   * Qwen3.5: Gated DeltaNet layers beside full-attention ones whose q_proj also writes a sigmoid
+   * output gate (per head: headDim query rows, then headDim gate rows). Absent for dense models.
+   */
+  hybrid?: HybridConfig;
+}
+
+/** The key and value widths of a Gated DeltaNet layer: q, k and v go through one conv1d. */
+export function deltaNetDims(h: HybridConfig): {
+  keyDim: number;
+  valueDim: number;
+  convDim: number;
+} {
+  const keyDim = h.linearKeyHeads * h.linearKeyHeadDim;
+  const valueDim = h.linearValueHeads * h.linearValueHeadDim;
+  return { keyDim, valueDim, convDim: 2 * keyDim + valueDim };
+}
+
+export function isLinearLayer(config: DecoderConfig, layer: number): boolean {
+  return config.hybrid?.layerTypes[layer] === 'linear_attention';
 }
 
 export function paramCount(config: DecoderConfig): number {
-  const { dim, hiddenDim, nLayers, nHeads, nKvHeads, headDim, vocabSize } = config;
-  const attn = dim * nHeads * headDim * 2 + dim * nKvHeads * headDim * 2;
+  const { dim, hiddenDim, nLayers, nHeads, nKvHeads, headDim, vocabSize, hybrid } = config;
+  const gate = hybrid ? 2 : 1;
+  const attn = dim * nHeads * headDim * (1 + gate) + dim * nKvHeads * headDim * 2;
   const mlp = 3 * dim * hiddenDim;
   const embed = vocabSize * dim * (config.tiedEmbeddings ? 1 : 2);
-  return nLayers * (attn + mlp + 2 * dim) + embed + dim;
+  let mixers = nLayers * attn;
+  if (hybrid) {
+    const { valueDim, convDim } = deltaNetDims(hybrid);
+    const nv = hybrid.linearValueHeads;
+    const linear =
+      dim * (convDim + valueDim + 2 * nv) +
+      convDim * hybrid.convKernel +
+      2 * nv +
+      hybrid.linearValueHeadDim +
+      valueDim * dim;
+    const linearLayers = hybrid.layerTypes.filter((t) => t === 'linear_attention').length;
+    mixers = (nLayers - linearLayers) * attn + linearLayers * linear;
+  }
+  return mixers + nLayers * (mlp + 2 * dim) + embed + dim;
+}
+
+/** For backends and trainers that implement dense attention only: a named error otherwise. */
+export function requireDenseAttention(config: DecoderConfig, where: string): void {
+  if (config.hybrid) {
+    throw new UnsupportedModelError(
+      `${where} does not run Qwen3.5's Gated DeltaNet layers yet; use the CPU decoder (--backend wasm)`,
+    );
+  }
 }

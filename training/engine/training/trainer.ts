@@ -15,7 +15,7 @@ import {
   type LoraInitOptions,
   type LoraParams,
 } from './lora.ts';
-import type { DecoderConfig } from '../loading/model-config.ts';
+import { requireDenseAttention, type DecoderConfig } from '../loading/model-config.ts';
 import {
   AdamW,
   globalNorm,
@@ -126,6 +126,7 @@ export class Trainer {
   readonly #referenceFn: OwnedFunction<(...args: Parameters<WeightedFn>) => Arr>;
 
   constructor(model: DecoderModel, options: TrainerOptions) {
+    requireDenseAttention(model.config, 'the trainer');
     this.#model = model;
     this.config = model.config;
     this.lora = options.lora;
