@@ -31,6 +31,19 @@ describe('parseResponse', () => {
     expect(parseResponse('FINAL(["early"])\nbut then more reasoning', 'last').final).toBeNull();
   });
 
+  it('neither runs nor answers from a thinking block, closed or cut off', () => {
+    const thought = '<think>\nmaybe\n```repl\nprint("draft")\n```\nFINAL(["no"])\n</think>\n\n';
+    const parsed = parseResponse(`${thought}${reply}`, 'first');
+    expect(parsed.blocks).toHaveLength(2);
+    expect(parsed.toRun).toEqual(['print(list_papers(context))\n']);
+    expect(parseResponse(`${thought}Done.\nFINAL(["yes"])`, 'last').final).toBe('["yes"]');
+    expect(parseResponse('<think>\n```repl\nprint(1)\n```\nFINAL(["x"])', 'all')).toEqual({
+      blocks: [],
+      toRun: [],
+      final: null,
+    });
+  });
+
   it('states each policy in words the prompt uses', () => {
     expect(codeBlockRule('first')).toMatch(/FIRST/);
     expect(codeBlockRule('last')).toMatch(/LAST/);

@@ -1,8 +1,10 @@
 // Reading a model's response: its code blocks (chosen by the code-block policy) and a FINAL(...)
-// written as the whole last line outside code. FINAL anywhere else (in reasoning) is ignored.
+// written as the whole last line outside code. FINAL anywhere else (in reasoning) is ignored, and
+// a <think> block (a reasoning model's drafts, closed or cut off) neither runs nor answers.
 import type { CodeBlockPolicy } from '../api/index.ts';
 
 const fence = /```[ \t]*(repl|python|py)?[ \t]*\r?\n([\s\S]*?)```/g;
+const thinking = /<think>[\s\S]*?(?:<\/think>|$)/g;
 
 export interface ParsedResponse {
   /** Every fenced code block, in order. */
@@ -13,7 +15,8 @@ export interface ParsedResponse {
   final: string | null;
 }
 
-export function parseResponse(text: string, policy: CodeBlockPolicy): ParsedResponse {
+export function parseResponse(response: string, policy: CodeBlockPolicy): ParsedResponse {
+  const text = response.replace(thinking, '\n');
   const blocks: string[] = [];
   for (const match of text.matchAll(fence)) blocks.push(match[2] ?? '');
   const outside = text.replace(fence, '\n');

@@ -99,7 +99,7 @@ export class LocalProvider implements Provider {
       return;
     }
     pending.resolve({
-      text: result.text,
+      text: openThinking(this.#local.formatChat(pending.request.messages)) + result.text,
       usage: { inputTokens: result.promptTokens.length, outputTokens: result.tokens.length },
       costUsd: 0,
       model: this.#local.name,
@@ -107,6 +107,16 @@ export class LocalProvider implements Provider {
       latencyMs: Date.now() - pending.started,
     });
   }
+}
+
+/**
+ * A chat template that opens the reply inside a thinking block (Qwen3.5's writes `<think>\n` after
+ * the assistant header) leaves the reply without its opening tag; the completion gets it back, so
+ * the text reads as the model wrote it and the RLM loop can tell reasoning from code.
+ */
+export function openThinking(prompt: string): string {
+  const open = prompt.lastIndexOf('<think>');
+  return open >= 0 && prompt.indexOf('</think>', open) < 0 ? prompt.slice(open) : '';
 }
 
 /** The most tokens a reply may have in a context of `context` tokens: at most half of it. */

@@ -108,6 +108,9 @@ export class HfTokenizer implements Tokenizer {
     const config = existsSync(configPath)
       ? (JSON.parse(readFileSync(configPath, 'utf8')) as TokenizerConfig)
       : {};
+    // Newer folders keep the template in chat_template.jinja, which wins as in transformers.
+    const jinjaPath = join(folder, 'chat_template.jinja');
+    if (existsSync(jinjaPath)) config.chat_template = readFileSync(jinjaPath, 'utf8');
     const json = JSON.parse(readFileSync(jsonPath, 'utf8')) as TokenizerJson;
     const { AutoTokenizer, env } = await import('@huggingface/transformers');
     env.allowRemoteModels = false;
