@@ -116,7 +116,7 @@ export class LocalProvider implements Provider {
  */
 export function openThinking(prompt: string): string {
   const open = prompt.lastIndexOf('<think>');
-  return open >= 0 && prompt.indexOf('</think>', open) < 0 ? prompt.slice(open) : '';
+  return open >= 0 && !prompt.slice(open).includes('</think>') ? prompt.slice(open) : '';
 }
 
 /** The most tokens a reply may have in a context of `context` tokens: at most half of it. */
