@@ -7,7 +7,8 @@ import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
 import { GenerationError } from '../errors.ts';
 import { deltaNetDims, isLinearLayer, type DecoderConfig } from '../loading/model-config.ts';
 import { applyRope, ropeTables, type RopeTables } from '../kernels/rope.ts';
-import { WasmArena } from '../kernels/wasm-matvec.ts';
+import { WeightArenas } from '../kernels/weight-arenas.ts';
+import { Bf16Array, type WeightArray } from '../loading/bf16.ts';
 import type {
   DecoderModel,
   DecoderWeights,
@@ -27,11 +28,24 @@ import {
 export function matmulRows(
   out: Float32Array,
   x: Float32Array,
-  w: Float32Array,
+  weights: WeightArray,
   rows: number,
   cols: number,
   batch: number,
 ): void {
+  if (weights instanceof Bf16Array) {
+    // Plain JS over bf16 (no SIMD): widen one row at a time.
+    const row = new Float32Array(cols);
+    for (let r = 0; r < rows; r++) {
+      weights.widenInto(row, 0, r * cols, cols);
+      matmulRows(out.subarray(r), x, row, 1, cols, 1);
+      for (let b = 1; b < batch; b++) {
+        matmulRows(out.subarray(b * rows + r), x.subarray(b * cols), row, 1, cols, 1);
+      }
+    }
+    return;
+  }
+  const w = weights;
   for (let r = 0; r < rows; r++) {
     const wo = r * cols;
     for (let b = 0; b < batch; b++) {
@@ -118,6 +132,8 @@ const PREFILL_CHUNK = 16;
 export interface CpuDecoderOptions extends DecoderOptions {
   /** false: plain JS linears only (the reference the SIMD kernel is tested against). */
   simd?: boolean;
+  /** The memories the model was loaded into (its weights are then used where they lie). */
+  arenas?: WeightArenas;
 }
 
 export class CpuDecoder implements Decoder {
@@ -131,7 +147,7 @@ export class CpuDecoder implements Decoder {
   readonly #weights: DecoderWeights;
   readonly #rope: RopeTables;
   readonly #slots: (SlotCache | undefined)[];
-  readonly #arena: WasmArena | null;
+  readonly #arenas: WeightArenas | null;
   readonly #full: Scratch;
   #scratch: Scratch | undefined;
   #deltaWork: DeltaNetScratch | undefined;
@@ -143,13 +159,10 @@ export class CpuDecoder implements Decoder {
     this.#rope = ropeTables(model.config, this.maxSeqLen);
     this.#slots = new Array<SlotCache | undefined>(this.maxBatch).fill(undefined);
     const sizes = scratchSizes(model.config, this.maxBatch * PREFILL_CHUNK, this.maxSeqLen);
-    this.#arena =
-      options.simd === false
-        ? null
-        : WasmArena.create(linearFloats(model) + totalOf(sizes) + 64 * 16);
-    this.#weights = this.#arena ? inArena(this.#arena, model.weights) : model.weights;
-    const arena = this.#arena;
-    const make = (n: number): Float32Array => (arena ? arena.alloc(n) : new Float32Array(n));
+    const arenas = options.simd === false ? null : (options.arenas ?? WeightArenas.create());
+    this.#arenas = arenas;
+    this.#weights = arenas ? inArenas(arenas, model.weights) : model.weights;
+    const make = (n: number): Float32Array => (arenas ? arenas.scratch(n) : new Float32Array(n));
     this.#full = {
       batch: this.maxBatch * PREFILL_CHUNK,
       x: make(sizes.x),
@@ -170,7 +183,8 @@ export class CpuDecoder implements Decoder {
       alpha: make(sizes.heads),
       core: make(sizes.value),
     };
-    this.implementation = this.#arena ? 'js + wasm-simd matvec, f32' : 'js-f32';
+    const half = this.#weights.lmHead instanceof Bf16Array ? 'bf16 weights, f32 compute' : 'f32';
+    this.implementation = arenas ? `js + wasm-simd matvec, ${half}` : `js, ${half}`;
     if (options.precision === 'f16')
       this.notes.push('f16 was asked for; the CPU decoder computes in f32');
   }
@@ -178,35 +192,12 @@ export class CpuDecoder implements Decoder {
   #matmul(
     out: Float32Array,
     x: Float32Array,
-    w: Float32Array,
+    w: WeightArray,
     rows: number,
     cols: number,
     batch: number,
   ): void {
-    const arena = this.#arena;
-    if (arena && cols % 4 === 0 && w.buffer === arena.memory.buffer) {
-      let b = 0;
-      // Four rows of the batch per pass: each weight is read once for all four.
-      for (; b + 4 <= batch; b += 4) {
-        arena.matvec4(
-          out.byteOffset + b * rows * 4,
-          x.byteOffset + b * cols * 4,
-          w.byteOffset,
-          rows,
-          cols,
-        );
-      }
-      for (; b < batch; b++) {
-        arena.matvec(
-          out.byteOffset + b * rows * 4,
-          x.byteOffset + b * cols * 4,
-          w.byteOffset,
-          rows,
-          cols,
-        );
-      }
-      return;
-    }
+    if (this.#arenas?.matmul(out, x, w, rows, cols, batch)) return;
     matmulRows(out, x, w, rows, cols, batch);
   }
 
@@ -235,7 +226,7 @@ export class CpuDecoder implements Decoder {
       if (!(token >= 0 && token < vocabSize)) {
         throw new GenerationError(`token ${token} is outside the vocabulary (0..${vocabSize - 1})`);
       }
-      s.x.set(w.tokenEmbedding.subarray(token * dim, (token + 1) * dim), b * dim);
+      embeddingRow(w.tokenEmbedding, token, dim, s.x, b * dim);
     }
     for (let l = 0; l < c.nLayers; l++) {
       const lw = w.layers[l];
@@ -499,69 +490,43 @@ function scratchSizes(c: DecoderConfig, batch: number, maxSeqLen: number) {
   };
 }
 
-function totalOf(sizes: ReturnType<typeof scratchSizes>): number {
-  return (
-    2 * sizes.x +
-    3 * sizes.q +
-    2 * sizes.kv +
-    sizes.att +
-    2 * sizes.hidden +
-    sizes.logits +
-    sizes.qg +
-    sizes.qkv +
-    2 * sizes.value +
-    2 * sizes.heads
-  );
+function embeddingRow(
+  table: WeightArray,
+  token: number,
+  dim: number,
+  out: Float32Array,
+  offset: number,
+): void {
+  if (table instanceof Bf16Array) table.widenInto(out, offset, token * dim, dim);
+  else out.set(table.subarray(token * dim, (token + 1) * dim), offset);
 }
 
-function linearFloats(model: DecoderModel): number {
-  const w = model.weights;
-  const perLayer = w.layers.reduce(
-    (n, l) =>
-      n +
-      l.wq.length +
-      l.wk.length +
-      l.wv.length +
-      l.wo.length +
-      l.w1.length +
-      l.w2.length +
-      l.w3.length +
-      (l.deltaNet
-        ? l.deltaNet.inQkv.length +
-          l.deltaNet.inZ.length +
-          l.deltaNet.inB.length +
-          l.deltaNet.inA.length +
-          l.deltaNet.out.length
-        : 0),
-    0,
-  );
-  return perLayer + w.lmHead.length + 16 * (12 * w.layers.length + 1);
-}
-
-/** The same weights with every linear copied into the arena (norms and biases stay in JS). */
-function inArena(arena: WasmArena, w: DecoderWeights): DecoderWeights {
+/** The weights with every linear in the arenas (copied unless loaded there); norms stay in JS. */
+function inArenas(arenas: WeightArenas, w: DecoderWeights): DecoderWeights {
+  const lmHead = arenas.place(w.lmHead);
   return {
-    tokenEmbedding: w.tokenEmbedding,
+    // A tied table is read from the arenas' copy: one copy of the largest tensor, not two.
+    tokenEmbedding: w.tokenEmbedding === w.lmHead ? lmHead : w.tokenEmbedding,
     finalNorm: w.finalNorm,
-    lmHead: arena.copy(w.lmHead),
+    lmHead,
     layers: w.layers.map((l) => ({
       ...l,
-      wq: arena.copy(l.wq),
-      wk: arena.copy(l.wk),
-      wv: arena.copy(l.wv),
-      wo: arena.copy(l.wo),
-      w1: arena.copy(l.w1),
-      w2: arena.copy(l.w2),
-      w3: arena.copy(l.w3),
+      wq: arenas.place(l.wq),
+      wk: arenas.place(l.wk),
+      wv: arenas.place(l.wv),
+      wo: arenas.place(l.wo),
+      w1: arenas.place(l.w1),
+      w2: arenas.place(l.w2),
+      w3: arenas.place(l.w3),
       ...(l.deltaNet
         ? {
             deltaNet: {
               ...l.deltaNet,
-              inQkv: arena.copy(l.deltaNet.inQkv),
-              inZ: arena.copy(l.deltaNet.inZ),
-              inB: arena.copy(l.deltaNet.inB),
-              inA: arena.copy(l.deltaNet.inA),
-              out: arena.copy(l.deltaNet.out),
+              inQkv: arenas.place(l.deltaNet.inQkv),
+              inZ: arenas.place(l.deltaNet.inZ),
+              inB: arenas.place(l.deltaNet.inB),
+              inA: arenas.place(l.deltaNet.inA),
+              out: arenas.place(l.deltaNet.out),
             },
           }
         : {}),

@@ -3,13 +3,14 @@
 import type { BackendInfo } from '../kernels/backend.ts';
 import { CpuDecoder } from './cpu-decoder.ts';
 import type { Decoder, DecoderOptions } from './decoder.ts';
+import type { WeightArenas } from '../kernels/weight-arenas.ts';
 import { JaxDecoder } from './jax-decoder.ts';
 import type { DecoderModel } from '../loading/weights.ts';
 
 export function createDecoder(
   model: DecoderModel,
   backend: BackendInfo,
-  options: DecoderOptions = {},
+  options: DecoderOptions & { arenas?: WeightArenas } = {},
 ): Decoder {
   if (backend.backend === 'webgpu' && model.config.hybrid) {
     const cpu = new CpuDecoder(model, options);

@@ -9,6 +9,7 @@ import { rmsNormJ, ropeJ, swigluJ } from '../kernels/jax-layers.ts';
 import { requireDenseAttention, type DecoderConfig } from '../loading/model-config.ts';
 import { ropeTables } from '../kernels/rope.ts';
 import type { DecoderModel, LayerWeights } from '../loading/weights.ts';
+import { float32Of } from '../loading/bf16.ts';
 
 type Arr = np.Array;
 
@@ -62,25 +63,25 @@ export function uploadWeights(model: DecoderModel, dtype: np.DType = np.float32)
   const kvDim = c.nKvHeads * c.headDim;
   const layer = (l: LayerWeights): JaxLayer => ({
     attnNorm: toDevice(l.attnNorm, [c.dim], dtype),
-    wq: transposed(l.wq, qDim, c.dim),
-    wk: transposed(l.wk, kvDim, c.dim),
-    wv: transposed(l.wv, kvDim, c.dim),
-    wo: transposed(l.wo, c.dim, qDim),
+    wq: transposed(float32Of(l.wq), qDim, c.dim),
+    wk: transposed(float32Of(l.wk), kvDim, c.dim),
+    wv: transposed(float32Of(l.wv), kvDim, c.dim),
+    wo: transposed(float32Of(l.wo), c.dim, qDim),
     ...optional('bq', l.bq),
     ...optional('bk', l.bk),
     ...optional('bv', l.bv),
     ...optional('qNorm', l.qNorm),
     ...optional('kNorm', l.kNorm),
     ffnNorm: toDevice(l.ffnNorm, [c.dim], dtype),
-    w1: transposed(l.w1, c.hiddenDim, c.dim),
-    w2: transposed(l.w2, c.dim, c.hiddenDim),
-    w3: transposed(l.w3, c.hiddenDim, c.dim),
+    w1: transposed(float32Of(l.w1), c.hiddenDim, c.dim),
+    w2: transposed(float32Of(l.w2), c.dim, c.hiddenDim),
+    w3: transposed(float32Of(l.w3), c.hiddenDim, c.dim),
   });
   return {
-    tokenEmbedding: toDevice(w.tokenEmbedding, [c.vocabSize, c.dim], dtype),
+    tokenEmbedding: toDevice(float32Of(w.tokenEmbedding), [c.vocabSize, c.dim], dtype),
     layers: w.layers.map(layer),
     finalNorm: toDevice(w.finalNorm, [c.dim], dtype),
-    lmHead: transposed(w.lmHead, c.vocabSize, c.dim),
+    lmHead: transposed(float32Of(w.lmHead), c.vocabSize, c.dim),
   };
 }
 

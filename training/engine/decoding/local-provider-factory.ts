@@ -3,6 +3,7 @@
 import type { ProviderFactory } from '../../../app/models/index.ts';
 import { startBackend, type BackendChoice } from '../kernels/backend.ts';
 import { createDecoder } from './create-decoder.ts';
+import { WeightArenas } from '../kernels/weight-arenas.ts';
 import { EngineError } from '../errors.ts';
 import { loadLocalModel } from '../loading/local-model.ts';
 import { LocalProvider } from './local-provider.ts';
@@ -31,10 +32,13 @@ export function localProviderFactory(options: LocalFactoryOptions = {}): Provide
     if (!provider) {
       provider = (async () => {
         const info = await startBackend(backend);
-        const local = await loadLocalModel(path);
+        // On the CPU the weights are read straight into the decoder's WebAssembly memory.
+        const arenas = info.backend === 'wasm' ? WeightArenas.create() : null;
+        const local = await loadLocalModel(path, arenas ? { store: arenas } : {});
         const decoder = createDecoder(local.model, info, {
           maxBatch: options.maxBatch ?? 4,
           ...(options.maxSeqLen !== undefined ? { maxSeqLen: options.maxSeqLen } : {}),
+          ...(arenas ? { arenas } : {}),
         });
         return new LocalProvider({ spec: context.spec, local, decoder });
       })();

@@ -4,6 +4,8 @@ import { CpuDecoder, matmulRows } from '../decoding/cpu-decoder.ts';
 import type { DecoderConfig } from '../loading/model-config.ts';
 import { randomDecoderModel } from '../loading/random-model.ts';
 import { WasmArena } from './wasm-matvec.ts';
+import { WeightArenas } from './weight-arenas.ts';
+import { Bf16Array } from '../loading/bf16.ts';
 
 describe('WasmArena.matvec', () => {
   it('equals the JS loop for cols % 8 of 0 and 4, rows of any size', () => {
@@ -40,6 +42,37 @@ describe('WasmArena.matvec', () => {
     expected.forEach((e, i) => {
       expect(out[i]).toBeCloseTo(e, 3);
     });
+  });
+
+  it('bf16 weights: matvec and matvec4 equal float32 products of the widened weights', () => {
+    for (const [rows, cols] of [
+      [7, 8],
+      [33, 176],
+      [64, 512],
+    ] as const) {
+      const arenas = WeightArenas.create();
+      if (!arenas) throw new Error('WebAssembly SIMD is unavailable');
+      const f = Float32Array.from({ length: rows * cols }, (_, i) => Math.sin(i * 0.37));
+      const w = arenas.place(Bf16Array.fromFloat32(f));
+      const widened = Bf16Array.fromFloat32(f).toFloat32();
+      for (const batch of [1, 4, 6]) {
+        const x = Float32Array.from({ length: batch * cols }, (_, i) => Math.cos(i));
+        const out = new Float32Array(batch * rows);
+        expect(arenas.matmul(out, x, w, rows, cols, batch)).toBe(true);
+        const expected = new Float32Array(batch * rows);
+        matmulRows(expected, x, widened, rows, cols, batch);
+        const plain = new Float32Array(batch * rows);
+        matmulRows(plain, x, w, rows, cols, batch);
+        expected.forEach((e, i) => {
+          expect(out[i]).toBeCloseTo(e, 3);
+          expect(plain[i]).toBeCloseTo(e, 3);
+        });
+      }
+      // Widening is exact: each bf16 is the high half of the float32 it came from.
+      expect(widened.every((v, i) => Math.abs(v - (f[i] ?? 0)) <= Math.abs(f[i] ?? 0) / 128)).toBe(
+        true,
+      );
+    }
   });
 
   it('gives a decoder the logits of the plain-JS one, batched', async () => {

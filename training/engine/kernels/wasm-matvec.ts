@@ -1,103 +1,35 @@
 // A hand-written WebAssembly SIMD kernel for the CPU decoder's matrix-vector products: y = W x with
 // W [rows, cols] row-major and cols a multiple of 4, two f32x4 accumulators over eight columns per
-// step (and one four-column tail). Plain JS cannot use SIMD, and at batch 1 every linear is a matvec; the kernel runs on
+// step (and one four-column tail). bf16 weights (cols a multiple of 8): eight a load, widened to
+// f32 by a shuffle (a bf16 is a float32's high half), so they stay half the size in memory. Plain JS cannot use SIMD, and at batch 1 every linear is a matvec; the kernel runs on
 // arrays that live in one WebAssembly.Memory (a `WasmArena`). Bytes are assembled here (the
 // format is small) so no toolchain is needed.
 
-const I32 = 0x7f;
-const V128 = 0x7b;
-
-function leb(n: number): number[] {
-  const out: number[] = [];
-  let v = n >>> 0;
-  do {
-    let byte = v & 0x7f;
-    v >>>= 7;
-    if (v !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (v !== 0);
-  return out;
-}
-
-function section(id: number, body: number[]): number[] {
-  return [id, ...leb(body.length), ...body];
-}
-
-function name(s: string): number[] {
-  return [...leb(s.length), ...Buffer.from(s)];
-}
-
-// Opcodes.
-const get = (i: number) => [0x20, i];
-const set = (i: number) => [0x21, i];
-const i32c = (v: number) => [0x41, ...leb(v)];
-const add = [0x6a];
-const mul = [0x6c];
-const shl = [0x74];
-const geU = [0x4f];
-const ltU = [0x49];
-const gtU = [0x4b];
-const f32Add = [0x92];
-const f32Store = [0x38, 2, 0]; // align 4, offset 0
-const simd = (op: number, ...rest: number[]) => [0xfd, ...leb(op), ...rest];
-const v128Load = (offset: number) => simd(0x00, 4, ...leb(offset)); // align 2^4
-const f32x4Add = simd(0xe4);
-const f32x4Mul = simd(0xe6);
-const lane = (i: number) => simd(0x1f, i);
-const zeroV128 = simd(0x0c, ...new Array<number>(16).fill(0));
-
-// Pieces both kernels are made of.
-/** local += by (i32) */
-const increment = (local: number, by: number) => [
-  ...get(local),
-  ...i32c(by),
-  ...add,
-  ...set(local),
-];
-/** acc += load(w + offset) * load(x + offset), with `w` and `x` as instructions that push addresses */
-const mulAdd = (acc: number, w: number[], x: number[], offset: number) => [
-  ...get(acc),
-  ...w,
-  ...v128Load(offset),
-  ...x,
-  ...v128Load(offset),
-  ...f32x4Mul,
-  ...f32x4Add,
-  ...set(acc),
-];
-/** Pushes the sum of the four lanes of a v128 local as one f32. */
-const laneSum = (v: number) => [
-  ...get(v),
-  ...lane(0),
-  ...get(v),
-  ...lane(1),
-  ...f32Add,
-  ...get(v),
-  ...lane(2),
-  ...get(v),
-  ...lane(3),
-  ...f32Add,
-  ...f32Add,
-];
-/** block { loop { exit when `done` pushes true; body; repeat } } */
-const loopUntil = (done: number[], body: number[]) => [
-  0x02,
-  0x40,
-  0x03,
-  0x40,
-  ...done,
-  0x0d,
-  1, // br_if out of the block
-  ...body,
-  0x0c,
-  0, // br to the loop
-  0x0b,
-  0x0b,
-];
-const functionBody = (i32Locals: number, v128Locals: number, code: number[]) => {
-  const body = [2, ...leb(i32Locals), I32, ...leb(v128Locals), V128, ...code, 0x0b];
-  return [...leb(body.length), ...body];
-};
+import {
+  I32,
+  section,
+  name,
+  get,
+  set,
+  i32c,
+  add,
+  mul,
+  shl,
+  geU,
+  ltU,
+  gtU,
+  f32Store,
+  v128Load,
+  f32x4Add,
+  f32x4Mul,
+  zeroV128,
+  widenBf16,
+  increment,
+  mulAdd,
+  laneSum,
+  loopUntil,
+  functionBody,
+} from './wasm-assembly.ts';
 
 /** One kernel's WebAssembly instructions, in order; longer than ~60 lines as one listing. */
 /** matvec(out, x, w, rows, cols): byte addresses; cols % 4 === 0. */
@@ -249,12 +181,126 @@ function matvec4Body(): number[] {
   return functionBody(5, 5, code);
 }
 
+// One kernel's WebAssembly instructions, in order; longer than ~60 lines as one listing.
+/**
+ * matvecBf16(out, x, w, rows, cols) and, with `vectors` 4, matvec4Bf16: w holds bf16 (2 bytes a
+ * weight), x and out f32; cols % 8 === 0. Each 16-byte load of w is eight weights, widened once
+ * and used for every vector.
+ */
+function matvecBf16Body(vectors: 1 | 4): number[] {
+  // params 0 out, 1 x, 2 w, 3 rows, 4 cols; locals 5 r, 6 c, 7 wp, 8 xp, 9 stride (i32),
+  // 10 lo, 11 hi, 12.. acc per vector (v128)
+  const OUT = 0,
+    X = 1,
+    W = 2,
+    ROWS = 3,
+    COLS = 4,
+    R = 5,
+    C = 6,
+    WP = 7,
+    XP = 8,
+    S = 9,
+    LO = 10,
+    HI = 11;
+  const batch = Array.from({ length: vectors }, (_, b) => b);
+  const acc = (b: number): number => 12 + b;
+  const xAt = (b: number): number[] =>
+    b === 0 ? get(XP) : [...get(XP), ...get(S), ...i32c(b), ...mul, ...add];
+  const accumulate = (b: number): number[] => [
+    ...get(acc(b)),
+    ...get(LO),
+    ...xAt(b),
+    ...v128Load(0),
+    ...f32x4Mul,
+    ...f32x4Add,
+    ...get(HI),
+    ...xAt(b),
+    ...v128Load(16),
+    ...f32x4Mul,
+    ...f32x4Add,
+    ...set(acc(b)),
+  ];
+  const store = (b: number): number[] => [
+    ...get(OUT),
+    ...get(ROWS),
+    ...i32c(b),
+    ...mul,
+    ...get(R),
+    ...add,
+    ...i32c(2),
+    ...shl,
+    ...add,
+    ...laneSum(acc(b)),
+    ...f32Store,
+  ];
+  const row = [
+    ...batch.flatMap((b) => [...zeroV128, ...set(acc(b))]),
+    ...i32c(0),
+    ...set(C),
+    ...get(X),
+    ...set(XP),
+    ...loopUntil(
+      [...get(C), ...get(COLS), ...geU],
+      [
+        ...zeroV128,
+        ...get(WP),
+        ...v128Load(0),
+        ...widenBf16(false),
+        ...set(LO),
+        ...zeroV128,
+        ...get(WP),
+        ...v128Load(0),
+        ...widenBf16(true),
+        ...set(HI),
+        ...batch.flatMap(accumulate),
+        ...increment(WP, 16),
+        ...increment(XP, 32),
+        ...increment(C, 8),
+      ],
+    ),
+    ...batch.flatMap(store),
+    ...increment(R, 1),
+  ];
+  const code = [
+    ...get(COLS),
+    ...i32c(2),
+    ...shl,
+    ...set(S),
+    ...get(W),
+    ...set(WP),
+    ...i32c(0),
+    ...set(R),
+    ...loopUntil([...get(R), ...get(ROWS), ...geU], row),
+  ];
+  return functionBody(5, 2 + vectors, code);
+}
+
 function moduleBytes(): Uint8Array {
   const type = section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]);
   const imports = section(2, [1, ...name('env'), ...name('memory'), 0x02, 0x00, 0x01]);
-  const funcs = section(3, [2, 0, 0]);
-  const exports = section(7, [2, ...name('matvec'), 0x00, 0, ...name('matvec4'), 0x00, 1]);
-  const code = section(10, [2, ...matvecBody(), ...matvec4Body()]);
+  const funcs = section(3, [4, 0, 0, 0, 0]);
+  const exports = section(7, [
+    4,
+    ...name('matvec'),
+    0x00,
+    0,
+    ...name('matvec4'),
+    0x00,
+    1,
+    ...name('matvecBf16'),
+    0x00,
+    2,
+    ...name('matvec4Bf16'),
+    0x00,
+    3,
+  ]);
+  const code = section(10, [
+    4,
+    ...matvecBody(),
+    ...matvec4Body(),
+    ...matvecBf16Body(1),
+    ...matvecBf16Body(4),
+  ]);
   return Uint8Array.from([
     0x00,
     0x61,
@@ -285,44 +331,74 @@ interface WasmApi {
 }
 const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-/** Float32 arrays carved out of one WebAssembly.Memory, and the kernel that reads them. */
+interface Kernels {
+  matvec: MatvecKernel;
+  matvec4: MatvecKernel;
+  matvecBf16: MatvecKernel;
+  matvec4Bf16: MatvecKernel;
+}
+
+/** Float32 and bf16 arrays carved out of one WebAssembly.Memory, and the kernels that read them. */
 export class WasmArena {
   readonly memory: WasmMemory;
   readonly matvec: MatvecKernel;
   /** Four vectors at once (x holds them consecutively; out gets four blocks of rows). */
   readonly matvec4: MatvecKernel;
+  /** The same with bf16 weights (cols % 8 === 0). */
+  readonly matvecBf16: MatvecKernel;
+  readonly matvec4Bf16: MatvecKernel;
   #next = 0;
 
-  private constructor(memory: WasmMemory, matvec: MatvecKernel, matvec4: MatvecKernel) {
+  private constructor(memory: WasmMemory, kernels: Kernels) {
     this.memory = memory;
-    this.matvec = matvec;
-    this.matvec4 = matvec4;
+    this.matvec = kernels.matvec;
+    this.matvec4 = kernels.matvec4;
+    this.matvecBf16 = kernels.matvecBf16;
+    this.matvec4Bf16 = kernels.matvec4Bf16;
   }
 
-  /** An arena of `floats` float32s, or null where WebAssembly SIMD is unavailable. */
+  /** An arena of `floats` float32s' bytes, or null where WebAssembly SIMD is unavailable. */
   static create(floats: number): WasmArena | null {
-    const bytes = floats * 4 + 64;
+    return WasmArena.ofBytes(floats * 4 + 64);
+  }
+
+  /** Most bytes one arena holds (a 32-bit WebAssembly memory, less a page). */
+  static readonly MAX_BYTES = 65535 * 65536;
+
+  static ofBytes(bytes: number): WasmArena | null {
     const pages = Math.ceil(bytes / 65536);
-    if (pages > 65536) return null;
+    if (pages > 65535) return null;
     try {
       const memory = new wasm.Memory({ initial: pages });
       const module = new wasm.Module(moduleBytes());
       const instance = new wasm.Instance(module, { env: { memory } });
-      const matvec = instance.exports.matvec as MatvecKernel;
-      const matvec4 = instance.exports.matvec4 as MatvecKernel;
-      return new WasmArena(memory, matvec, matvec4);
+      return new WasmArena(memory, instance.exports as unknown as Kernels);
     } catch {
       return null;
     }
   }
 
-  /** A zeroed float32 array in the arena (16-byte aligned). */
-  alloc(length: number): Float32Array {
+  /** Bytes not yet handed out. */
+  get free(): number {
+    return this.memory.buffer.byteLength - Math.ceil(this.#next / 16) * 16;
+  }
+
+  #take(bytes: number): number {
     const start = Math.ceil(this.#next / 16) * 16;
-    const end = start + length * 4;
+    const end = start + bytes;
     if (end > this.memory.buffer.byteLength) throw new RangeError('the arena is full');
     this.#next = end;
-    return new Float32Array(this.memory.buffer, start, length);
+    return start;
+  }
+
+  /** A zeroed float32 array in the arena (16-byte aligned). */
+  alloc(length: number): Float32Array {
+    return new Float32Array(this.memory.buffer, this.#take(length * 4), length);
+  }
+
+  /** A zeroed array of bf16 bit patterns in the arena (16-byte aligned). */
+  allocHalf(length: number): Uint16Array {
+    return new Uint16Array(this.memory.buffer, this.#take(length * 2), length);
   }
 
   copy(source: Float32Array): Float32Array {

@@ -6,6 +6,7 @@ import { EngineError } from '../errors.ts';
 import type { DecoderConfig, RopeScaling } from './model-config.ts';
 import { serializeSafetensors, type TensorToWrite } from './safetensors.ts';
 import type { DecoderModel } from './weights.ts';
+import { float32Of } from './bf16.ts';
 
 const ARCHITECTURES: Record<string, string> = {
   llama: 'LlamaForCausalLM',
@@ -73,27 +74,28 @@ export function hfTensors(model: DecoderModel): Record<string, TensorToWrite> {
   const qDim = c.nHeads * c.headDim;
   const kvDim = c.nKvHeads * c.headDim;
   const out: Record<string, TensorToWrite> = {
-    'model.embed_tokens.weight': { shape: [c.vocabSize, c.dim], data: w.tokenEmbedding },
+    'model.embed_tokens.weight': { shape: [c.vocabSize, c.dim], data: float32Of(w.tokenEmbedding) },
   };
   w.layers.forEach((l, i) => {
     const p = `model.layers.${i}.`;
     out[`${p}input_layernorm.weight`] = { shape: [c.dim], data: l.attnNorm };
-    out[`${p}self_attn.q_proj.weight`] = { shape: [qDim, c.dim], data: l.wq };
-    out[`${p}self_attn.k_proj.weight`] = { shape: [kvDim, c.dim], data: l.wk };
-    out[`${p}self_attn.v_proj.weight`] = { shape: [kvDim, c.dim], data: l.wv };
-    out[`${p}self_attn.o_proj.weight`] = { shape: [c.dim, qDim], data: l.wo };
+    out[`${p}self_attn.q_proj.weight`] = { shape: [qDim, c.dim], data: float32Of(l.wq) };
+    out[`${p}self_attn.k_proj.weight`] = { shape: [kvDim, c.dim], data: float32Of(l.wk) };
+    out[`${p}self_attn.v_proj.weight`] = { shape: [kvDim, c.dim], data: float32Of(l.wv) };
+    out[`${p}self_attn.o_proj.weight`] = { shape: [c.dim, qDim], data: float32Of(l.wo) };
     if (l.bq) out[`${p}self_attn.q_proj.bias`] = { shape: [qDim], data: l.bq };
     if (l.bk) out[`${p}self_attn.k_proj.bias`] = { shape: [kvDim], data: l.bk };
     if (l.bv) out[`${p}self_attn.v_proj.bias`] = { shape: [kvDim], data: l.bv };
     if (l.qNorm) out[`${p}self_attn.q_norm.weight`] = { shape: [c.headDim], data: l.qNorm };
     if (l.kNorm) out[`${p}self_attn.k_norm.weight`] = { shape: [c.headDim], data: l.kNorm };
     out[`${p}post_attention_layernorm.weight`] = { shape: [c.dim], data: l.ffnNorm };
-    out[`${p}mlp.gate_proj.weight`] = { shape: [c.hiddenDim, c.dim], data: l.w1 };
-    out[`${p}mlp.down_proj.weight`] = { shape: [c.dim, c.hiddenDim], data: l.w2 };
-    out[`${p}mlp.up_proj.weight`] = { shape: [c.hiddenDim, c.dim], data: l.w3 };
+    out[`${p}mlp.gate_proj.weight`] = { shape: [c.hiddenDim, c.dim], data: float32Of(l.w1) };
+    out[`${p}mlp.down_proj.weight`] = { shape: [c.dim, c.hiddenDim], data: float32Of(l.w2) };
+    out[`${p}mlp.up_proj.weight`] = { shape: [c.hiddenDim, c.dim], data: float32Of(l.w3) };
   });
   out['model.norm.weight'] = { shape: [c.dim], data: w.finalNorm };
-  if (!c.tiedEmbeddings) out['lm_head.weight'] = { shape: [c.vocabSize, c.dim], data: w.lmHead };
+  if (!c.tiedEmbeddings)
+    out['lm_head.weight'] = { shape: [c.vocabSize, c.dim], data: float32Of(w.lmHead) };
   return out;
 }
 

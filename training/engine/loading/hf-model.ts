@@ -1,14 +1,15 @@
 // A Hugging Face model folder as a LocalModel: config.json, safetensors weights (f32, f16, bf16,
-// sharded), the tokenizer and its chat template. f16/bf16 weights are widened to f32 on load and
-// the notes say so (the decoders compute in f32; SwiftShader has no shader-f16).
+// sharded), the tokenizer and its chat template. bf16 linears stay bf16 in memory, f16 ones are
+// widened to f32; the decoders compute in f32, and the notes say so with the bytes the weights take.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { MissingModelFileError } from '../errors.ts';
 import { decoderConfigFromHf, type HfConfig } from './hf-config.ts';
 import { HfTokenizer } from './hf-tokenizer.ts';
 import { loadHfWeights } from './hf-weights.ts';
+import type { WeightStore } from './bf16.ts';
 import { plainChat, type LocalModel } from './local-model.ts';
-import type { DecoderModel } from './weights.ts';
+import { weightBytes, type DecoderModel } from './weights.ts';
 
 function readJson(folder: string, file: string): HfConfig | null {
   const path = join(folder, file);
@@ -20,21 +21,34 @@ function ids(value: unknown): number[] {
   return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
 }
 
-/** config.json + safetensors -> DecoderModel, with notes on widened dtypes. */
-export function loadHfDecoderModel(folder: string): { model: DecoderModel; notes: string[] } {
+export interface HfLoadOptions {
+  /** Where the linears go (default: plain arrays); a CPU decoder's arenas to load in place. */
+  store?: WeightStore;
+}
+
+/** config.json + safetensors -> DecoderModel, with notes on dtypes and memory. */
+export function loadHfDecoderModel(
+  folder: string,
+  options: HfLoadOptions = {},
+): { model: DecoderModel; notes: string[] } {
   const config = readJson(folder, 'config.json');
   if (!config) throw new MissingModelFileError(folder, 'config.json');
   const decoderConfig = decoderConfigFromHf(folder, config);
-  const { weights, dtypes } = loadHfWeights(folder, decoderConfig);
-  const narrow = dtypes.filter((d) => d !== 'F32');
-  const notes = narrow.length
-    ? [`weights stored as ${narrow.join(', ')} are computed in f32 (widened on load)`]
-    : [];
+  const { weights, dtypes } = loadHfWeights(folder, decoderConfig, options.store);
+  const notes: string[] = [];
+  if (dtypes.includes('BF16')) notes.push('bf16 weights stay bf16 in memory, computed in f32');
+  if (dtypes.includes('F16')) notes.push('f16 weights are widened to f32 on load, computed in f32');
+  const bytes = weightBytes(weights);
+  const gb = (n: number): string => `${(n / 1e9).toFixed(2)} GB`;
+  notes.push(`weights take ${gb(bytes.total)} (bf16 ${gb(bytes.bf16)}, f32 ${gb(bytes.f32)})`);
   return { model: { config: decoderConfig, weights }, notes };
 }
 
-export async function loadHuggingFaceModel(folder: string): Promise<LocalModel> {
-  const { model, notes } = loadHfDecoderModel(folder);
+export async function loadHuggingFaceModel(
+  folder: string,
+  options: HfLoadOptions = {},
+): Promise<LocalModel> {
+  const { model, notes } = loadHfDecoderModel(folder, options);
   const config = readJson(folder, 'config.json') ?? {};
   const generation = readJson(folder, 'generation_config.json') ?? {};
   const tokenizer = await HfTokenizer.fromFolder(folder, [

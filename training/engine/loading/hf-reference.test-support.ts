@@ -1,6 +1,7 @@
 // Test-only: a float64 forward pass written straight from Hugging Face's modeling code (rotate_half
 // rotary embeddings with their rope_scaling formulas, repeat_kv GQA, Qwen2 biases, Qwen3 q/k norms),
 // and tiny random models whose weights are exact in bf16 and f16, so every dtype loads the same.
+import { float32Of, type WeightArray } from './bf16.ts';
 import type { DecoderConfig } from './model-config.ts';
 import type { DecoderModel, LayerWeights } from './weights.ts';
 
@@ -44,12 +45,19 @@ export function referenceLogits(model: DecoderModel, tokens: readonly number[]):
     const r = Math.sqrt(v.reduce((a, b) => a + b * b, 0) / v.length + c.normEps);
     return v.map((x, i) => (x / r) * (g[i] ?? 0));
   };
-  const lin = (v: number[], W: Float32Array, out: number, b: Float32Array | null): number[] =>
-    Array.from({ length: out }, (_, r) => {
+  const lin = (
+    v: number[],
+    weights: WeightArray,
+    out: number,
+    b: Float32Array | null,
+  ): number[] => {
+    const W = float32Of(weights);
+    return Array.from({ length: out }, (_, r) => {
       let s = b ? (b[r] ?? 0) : 0;
       for (let i = 0; i < v.length; i++) s += (W[r * v.length + i] ?? 0) * (v[i] ?? 0);
       return s;
     });
+  };
   const headNorm = (v: number[], heads: number, g: Float32Array | null): number[] =>
     g ? Array.from({ length: heads }, (_, h) => rms(v.slice(h * hd, (h + 1) * hd), g)).flat() : v;
   const rope = (v: number[], heads: number, pos: number): number[] => {
@@ -66,7 +74,8 @@ export function referenceLogits(model: DecoderModel, tokens: readonly number[]):
     }
     return out;
   };
-  let x = tokens.map((t) => Array.from(w.tokenEmbedding.subarray(t * D, (t + 1) * D)));
+  const embedding = float32Of(w.tokenEmbedding);
+  let x = tokens.map((t) => Array.from(embedding.subarray(t * D, (t + 1) * D)));
   for (const l of w.layers) {
     const h = x.map((v) => rms(v, l.attnNorm));
     const q = h.map((v, t) => rope(headNorm(lin(v, l.wq, H * hd, l.bq), H, l.qNorm), H, t));

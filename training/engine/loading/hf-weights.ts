@@ -6,7 +6,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MissingModelFileError, ShapeMismatchError, UnsupportedModelError } from '../errors.ts';
 import { deltaNetDims, isLinearLayer, type DecoderConfig } from './model-config.ts';
-import { readSafetensorsHeader, readTensor, type SafetensorsFile } from './safetensors.ts';
+import { HEAP_STORE, type WeightArray, type WeightStore } from './bf16.ts';
+import {
+  readSafetensorsHeader,
+  readTensor,
+  readTensorInto,
+  type SafetensorsFile,
+  type TensorInfo,
+} from './safetensors.ts';
 import type { DecoderWeights, DeltaNetWeights, LayerWeights } from './weights.ts';
 
 /** Where the text model's tensors sit, multimodal layouts first. */
@@ -46,11 +53,19 @@ function openShards(folder: string): Map<string, SafetensorsFile> {
   return byTensor;
 }
 
-export function loadHfWeights(folder: string, c: DecoderConfig): LoadedWeights {
+/**
+ * Linears and embeddings go into `store` (bf16 ones stay bf16; f16 ones are widened to float32);
+ * norms and the other small vectors are float32 arrays.
+ */
+export function loadHfWeights(
+  folder: string,
+  c: DecoderConfig,
+  store: WeightStore = HEAP_STORE,
+): LoadedWeights {
   const shards = openShards(folder);
   const dtypes = new Set<string>();
   const has = (name: string): boolean => shards.has(name);
-  const tensor = (name: string, shape: number[]): Float32Array => {
+  const find = (name: string, shape: number[]): { file: SafetensorsFile; info: TensorInfo } => {
     const file = shards.get(name);
     if (!file)
       throw new MissingModelFileError(
@@ -64,7 +79,23 @@ export function loadHfWeights(folder: string, c: DecoderConfig): LoadedWeights {
       throw new ShapeMismatchError(name, shape, info.shape);
     }
     dtypes.add(info.dtype);
+    return { file, info };
+  };
+  const tensor = (name: string, shape: number[]): Float32Array => {
+    const { file } = find(name, shape);
     return readTensor(file, name);
+  };
+  const weight = (name: string, shape: number[]): WeightArray => {
+    const { file, info } = find(name, shape);
+    const count = shape.reduce((a, b) => a * b, 1);
+    if (info.dtype === 'BF16') {
+      const w = store.bf16(count);
+      readTensorInto(file, name, w.bits);
+      return w;
+    }
+    const w = store.f32(count);
+    readTensorInto(file, name, w);
+    return w;
   };
   const root = c.hybrid ? textPrefix(folder, shards) : 'model.';
   // Qwen3.5's RMSNorms multiply by 1 + w; the forward passes multiply by the stored weight.
@@ -84,9 +115,9 @@ export function loadHfWeights(folder: string, c: DecoderConfig): LoadedWeights {
     const mlp = {
       attnNorm: norm(`${p}input_layernorm.weight`, c.dim),
       ffnNorm: norm(`${p}post_attention_layernorm.weight`, c.dim),
-      w1: tensor(`${p}mlp.gate_proj.weight`, [c.hiddenDim, c.dim]),
-      w2: tensor(`${p}mlp.down_proj.weight`, [c.dim, c.hiddenDim]),
-      w3: tensor(`${p}mlp.up_proj.weight`, [c.hiddenDim, c.dim]),
+      w1: weight(`${p}mlp.gate_proj.weight`, [c.hiddenDim, c.dim]),
+      w2: weight(`${p}mlp.down_proj.weight`, [c.dim, c.hiddenDim]),
+      w3: weight(`${p}mlp.up_proj.weight`, [c.hiddenDim, c.dim]),
     };
     if (isLinearLayer(c, l)) {
       layers.push({
@@ -100,16 +131,16 @@ export function loadHfWeights(folder: string, c: DecoderConfig): LoadedWeights {
         bv: null,
         qNorm: null,
         kNorm: null,
-        deltaNet: deltaNetWeights(c, `${p}linear_attn.`, tensor),
+        deltaNet: deltaNetWeights(c, `${p}linear_attn.`, tensor, weight),
       });
       continue;
     }
     layers.push({
       ...mlp,
-      wq: tensor(`${p}self_attn.q_proj.weight`, [qDim * (c.hybrid ? 2 : 1), c.dim]),
-      wk: tensor(`${p}self_attn.k_proj.weight`, [kvDim, c.dim]),
-      wv: tensor(`${p}self_attn.v_proj.weight`, [kvDim, c.dim]),
-      wo: tensor(`${p}self_attn.o_proj.weight`, [c.dim, qDim]),
+      wq: weight(`${p}self_attn.q_proj.weight`, [qDim * (c.hybrid ? 2 : 1), c.dim]),
+      wk: weight(`${p}self_attn.k_proj.weight`, [kvDim, c.dim]),
+      wv: weight(`${p}self_attn.v_proj.weight`, [kvDim, c.dim]),
+      wo: weight(`${p}self_attn.o_proj.weight`, [c.dim, qDim]),
       bq: bias('q_proj', qDim),
       bk: bias('k_proj', kvDim),
       bv: bias('v_proj', kvDim),
@@ -117,11 +148,11 @@ export function loadHfWeights(folder: string, c: DecoderConfig): LoadedWeights {
       kNorm: c.qkNorm ? norm(`${p}self_attn.k_norm.weight`, c.headDim) : null,
     });
   }
-  const tokenEmbedding = tensor(`${root}embed_tokens.weight`, [c.vocabSize, c.dim]);
+  const tokenEmbedding = weight(`${root}embed_tokens.weight`, [c.vocabSize, c.dim]);
   const head = ['lm_head.weight', 'language_model.lm_head.weight'].find(has) ?? 'lm_head.weight';
   // Some exports keep lm_head even when tied; a tied model without it reuses the embedding.
   const lmHead =
-    c.tiedEmbeddings && !has(head) ? tokenEmbedding : tensor(head, [c.vocabSize, c.dim]);
+    c.tiedEmbeddings && !has(head) ? tokenEmbedding : weight(head, [c.vocabSize, c.dim]);
   return {
     weights: { tokenEmbedding, layers, finalNorm: norm(`${root}norm.weight`, c.dim), lmHead },
     dtypes: [...dtypes],
@@ -148,20 +179,21 @@ function deltaNetWeights(
   c: DecoderConfig,
   p: string,
   tensor: (name: string, shape: number[]) => Float32Array,
+  weight: (name: string, shape: number[]) => WeightArray,
 ): DeltaNetWeights {
   const h = c.hybrid;
   if (!h) throw new UnsupportedModelError('a linear-attention layer needs a Qwen3.5 config');
   const { keyDim, valueDim, convDim } = deltaNetDims(h);
   const nv = h.linearValueHeads;
   return {
-    inQkv: tensor(`${p}in_proj_qkv.weight`, [2 * keyDim + valueDim, c.dim]),
-    inZ: tensor(`${p}in_proj_z.weight`, [valueDim, c.dim]),
-    inB: tensor(`${p}in_proj_b.weight`, [nv, c.dim]),
-    inA: tensor(`${p}in_proj_a.weight`, [nv, c.dim]),
+    inQkv: weight(`${p}in_proj_qkv.weight`, [2 * keyDim + valueDim, c.dim]),
+    inZ: weight(`${p}in_proj_z.weight`, [valueDim, c.dim]),
+    inB: weight(`${p}in_proj_b.weight`, [nv, c.dim]),
+    inA: weight(`${p}in_proj_a.weight`, [nv, c.dim]),
     conv: tensor(`${p}conv1d.weight`, [convDim, 1, h.convKernel]),
     aLog: tensor(`${p}A_log`, [nv]),
     dtBias: tensor(`${p}dt_bias`, [nv]),
     norm: tensor(`${p}norm.weight`, [h.linearValueHeadDim]),
-    out: tensor(`${p}out_proj.weight`, [c.dim, valueDim]),
+    out: weight(`${p}out_proj.weight`, [c.dim, valueDim]),
   };
 }

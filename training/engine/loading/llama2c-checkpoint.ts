@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { CheckpointFormatError } from '../errors.ts';
 import type { DecoderConfig } from './model-config.ts';
 import type { DecoderModel, DecoderWeights, LayerWeights } from './weights.ts';
+import { float32Of, type WeightArray } from './bf16.ts';
 
 const HEADER_BYTES = 28;
 
@@ -155,7 +156,8 @@ export function serializeLlama2cCheckpoint(model: DecoderModel): Uint8Array {
   ]);
   const out = new Float32Array(llama2cFloatCount(c));
   let offset = 0;
-  const put = (a: Float32Array): void => {
+  const put = (weights: WeightArray): void => {
+    const a = float32Of(weights);
     out.set(a, offset);
     offset += a.length;
   };

@@ -7,6 +7,7 @@ import { MissingModelFileError } from '../errors.ts';
 import { readLlama2cCheckpoint } from './llama2c-checkpoint.ts';
 import { Llama2cTokenizer } from './llama2c-tokenizer.ts';
 import type { Tokenizer } from './tokenizer.ts';
+import type { WeightStore } from './bf16.ts';
 import type { DecoderModel } from './weights.ts';
 
 export interface ChatTurn {
@@ -30,6 +31,8 @@ export interface LocalModel {
 export interface LoadOptions {
   /** llama2.c: the tokenizer.bin; default: tokenizer.bin or the one tok*.bin beside the model. */
   tokenizer?: string | undefined;
+  /** Hugging Face folders: where the linears are loaded (a CPU decoder's arenas). */
+  store?: WeightStore | undefined;
 }
 
 /** Plain text rendering for models without a chat template (llama2.c's). */
@@ -39,7 +42,9 @@ export function plainChat(messages: readonly ChatTurn[]): string {
 
 export function loadLocalModel(path: string, options: LoadOptions = {}): Promise<LocalModel> {
   if (existsSync(path) && statSync(path).isDirectory()) {
-    return import('./hf-model.ts').then((hf) => hf.loadHuggingFaceModel(path));
+    return import('./hf-model.ts').then((hf) =>
+      hf.loadHuggingFaceModel(path, options.store ? { store: options.store } : {}),
+    );
   }
   if (!existsSync(path)) {
     throw new MissingModelFileError(dirname(path), basename(path), 'check the path');

@@ -14,6 +14,8 @@ import {
   UnsupportedModelError,
 } from '../errors.ts';
 import { loadHfDecoderModel } from './hf-model.ts';
+import { Bf16Array } from './bf16.ts';
+import { WeightArenas } from '../kernels/weight-arenas.ts';
 import {
   qwen35ReferenceLogits,
   TINY_QWEN35,
@@ -104,6 +106,16 @@ describe('Qwen3.5: logits against a float64 reference from Hugging Face modeling
         const decoder = new CpuDecoder(model, { simd });
         expect(relativeError(stepwise(decoder, tokens), reference)).toBeLessThan(1e-4);
       }
+      // Loaded straight into a decoder's WebAssembly memory: bf16 stays bf16 there.
+      const arenas = WeightArenas.create();
+      if (!arenas) throw new Error('WebAssembly SIMD is unavailable');
+      const placed = loadHfDecoderModel(folder, { store: arenas });
+      const bf16 = testCase.options.dtype === 'BF16';
+      expect(placed.model.weights.layers[0]?.w1 instanceof Bf16Array).toBe(bf16);
+      expect(placed.notes.join('; ')).toMatch(bf16 ? /bf16 weights stay bf16/ : /weights take/);
+      const inPlace = new CpuDecoder(placed.model, { arenas });
+      expect(inPlace.implementation).toContain(bf16 ? 'bf16 weights' : 'f32');
+      expect(relativeError(stepwise(inPlace, tokens), reference)).toBeLessThan(1e-4);
     });
   }
 });

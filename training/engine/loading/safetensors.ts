@@ -52,6 +52,36 @@ export function readSafetensorsHeader(path: string): SafetensorsFile {
 
 /** One tensor as float32, converted from its stored dtype. */
 export function readTensor(file: SafetensorsFile, name: string): Float32Array {
+  const { raw, info, count } = readRaw(file, name);
+  return toFloat32(raw, info.dtype, count);
+}
+
+/**
+ * One tensor into memory the caller gives: a Uint16Array takes a BF16 tensor's bits as stored, a
+ * Float32Array takes any dtype as float32. Stored bytes go straight into the target when they are
+ * already its format, so a large tensor is not held twice.
+ */
+export function readTensorInto(
+  file: SafetensorsFile,
+  name: string,
+  target: Float32Array | Uint16Array,
+): void {
+  const info = tensorInfo(file, name);
+  const direct =
+    (target instanceof Uint16Array && info.dtype === 'BF16') ||
+    (target instanceof Float32Array && info.dtype === 'F32');
+  if (direct) {
+    readBytes(file, info, Buffer.from(target.buffer, target.byteOffset, target.byteLength));
+    return;
+  }
+  if (target instanceof Uint16Array) {
+    throw new UnsupportedDtypeError(name, `${info.dtype} (bf16 memory takes BF16 only)`);
+  }
+  const { raw, count } = readRaw(file, name);
+  target.set(toFloat32(raw, info.dtype, count));
+}
+
+function tensorInfo(file: SafetensorsFile, name: string): TensorInfo {
   const info = file.tensors.get(name);
   if (!info) throw new CheckpointFormatError(file.path, `no tensor '${name}'`);
   const width = BYTES[info.dtype];
@@ -64,14 +94,39 @@ export function readTensor(file: SafetensorsFile, name: string): Float32Array {
       `tensor '${name}' has ${end - begin} bytes for ${count} values`,
     );
   }
-  const raw = Buffer.alloc(end - begin);
+  return info;
+}
+
+function readBytes(file: SafetensorsFile, info: TensorInfo, into: Buffer): void {
   const fd = openSync(file.path, 'r');
   try {
-    readSync(fd, raw, 0, raw.length, file.dataStart + begin);
+    // readSync reads at most 2 GB at once.
+    let done = 0;
+    while (done < into.length) {
+      const n = readSync(
+        fd,
+        into,
+        done,
+        Math.min(into.length - done, 1 << 30),
+        file.dataStart + info.data_offsets[0] + done,
+      );
+      if (n <= 0) throw new CheckpointFormatError(file.path, 'the file ends inside a tensor');
+      done += n;
+    }
   } finally {
     closeSync(fd);
   }
-  return toFloat32(raw, info.dtype, count);
+}
+
+function readRaw(
+  file: SafetensorsFile,
+  name: string,
+): { raw: Buffer; info: TensorInfo; count: number } {
+  const info = tensorInfo(file, name);
+  const [begin, end] = info.data_offsets;
+  const raw = Buffer.alloc(end - begin);
+  readBytes(file, info, raw);
+  return { raw, info, count: info.shape.reduce((a, b) => a * b, 1) };
 }
 
 function toFloat32(raw: Buffer, dtype: string, count: number): Float32Array {

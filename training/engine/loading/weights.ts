@@ -1,17 +1,19 @@
-// Decoder weights as plain float32 arrays, row-major, in the orientation y = W x (W is [out, in]),
-// which is both llama2.c's and Hugging Face's (nn.Linear) layout.
+// Decoder weights, row-major, in the orientation y = W x (W is [out, in]), which is both llama2.c's
+// and Hugging Face's (nn.Linear) layout. Linears and embeddings are float32, or bf16 as stored in a
+// bf16 checkpoint (half the memory); norms and the small DeltaNet vectors are always float32.
+import { Bf16Array, type WeightArray } from './bf16.ts';
 import type { DecoderConfig } from './model-config.ts';
 
 /** A Qwen3.5 Gated DeltaNet layer's token mixer (Hugging Face's `linear_attn`). */
 export interface DeltaNetWeights {
   /** in_proj_qkv: [2 keyDim + valueDim, dim], rows q, then k, then v. */
-  inQkv: Float32Array;
+  inQkv: WeightArray;
   /** in_proj_z: [valueDim, dim], the output gate of the gated norm. */
-  inZ: Float32Array;
+  inZ: WeightArray;
   /** in_proj_b: [valueHeads, dim] -> beta = sigmoid(b). */
-  inB: Float32Array;
+  inB: WeightArray;
   /** in_proj_a: [valueHeads, dim] -> decay g = -exp(A_log) softplus(a + dt_bias). */
-  inA: Float32Array;
+  inA: WeightArray;
   /** conv1d.weight: [convDim, kernel], depthwise, no bias. */
   conv: Float32Array;
   aLog: Float32Array;
@@ -19,7 +21,7 @@ export interface DeltaNetWeights {
   /** The gated RMSNorm's weight over one value head (plain weight, not 1 + w). */
   norm: Float32Array;
   /** out_proj: [dim, valueDim] */
-  out: Float32Array;
+  out: WeightArray;
 }
 
 export interface LayerWeights {
@@ -28,10 +30,10 @@ export interface LayerWeights {
    * multiplies by 1 + w); the loader adds the 1 and the exporter takes it off again.
    */
   attnNorm: Float32Array;
-  wq: Float32Array;
-  wk: Float32Array;
-  wv: Float32Array;
-  wo: Float32Array;
+  wq: WeightArray;
+  wk: WeightArray;
+  wv: WeightArray;
+  wo: WeightArray;
   bq: Float32Array | null;
   bk: Float32Array | null;
   bv: Float32Array | null;
@@ -39,11 +41,11 @@ export interface LayerWeights {
   kNorm: Float32Array | null;
   ffnNorm: Float32Array;
   /** gate_proj */
-  w1: Float32Array;
+  w1: WeightArray;
   /** down_proj */
-  w2: Float32Array;
+  w2: WeightArray;
   /** up_proj */
-  w3: Float32Array;
+  w3: WeightArray;
   /**
    * Qwen3.5 linear-attention layers: the Gated DeltaNet mixer, and wq, wk, wv, wo are empty
    * (length 0). In its full-attention layers wq holds the output gate too ([2 qDim, dim]).
@@ -52,11 +54,11 @@ export interface LayerWeights {
 }
 
 export interface DecoderWeights {
-  tokenEmbedding: Float32Array;
+  tokenEmbedding: WeightArray;
   layers: LayerWeights[];
   finalNorm: Float32Array;
   /** The same array as tokenEmbedding when the embeddings are tied. */
-  lmHead: Float32Array;
+  lmHead: WeightArray;
 }
 
 export interface DecoderModel {
@@ -84,4 +86,30 @@ export function linearShape(config: DecoderConfig, name: LinearName): [number, n
     case 'w2':
       return [dim, hiddenDim];
   }
+}
+
+/** Bytes the weights take, by storage (a tied table counted once). */
+export function weightBytes(w: DecoderWeights): { total: number; bf16: number; f32: number } {
+  const seen = new Set<WeightArray>();
+  let bf16 = 0;
+  let f32 = 0;
+  const count = (a: WeightArray | null | undefined): void => {
+    if (!a || seen.has(a)) return;
+    seen.add(a);
+    if (a instanceof Bf16Array) bf16 += a.bits.byteLength;
+    else f32 += a.byteLength;
+  };
+  count(w.tokenEmbedding);
+  count(w.lmHead);
+  count(w.finalNorm);
+  for (const l of w.layers) {
+    for (const a of [l.attnNorm, l.wq, l.wk, l.wv, l.wo, l.bq, l.bk, l.bv, l.qNorm, l.kNorm])
+      count(a);
+    for (const a of [l.ffnNorm, l.w1, l.w2, l.w3]) count(a);
+    const d = l.deltaNet;
+    if (d)
+      for (const a of [d.inQkv, d.inZ, d.inB, d.inA, d.conv, d.aLog, d.dtBias, d.norm, d.out])
+        count(a);
+  }
+  return { total: bf16 + f32, bf16, f32 };
 }

@@ -18,6 +18,7 @@ import {
   type DecoderModel,
   type LinearName,
 } from '../loading/weights.ts';
+import { float32Of } from '../loading/bf16.ts';
 
 const MODULE_GROUP: Record<LinearName, string> = {
   wq: 'self_attn',
@@ -139,7 +140,7 @@ export function mergeLora(model: DecoderModel, lora: LoraConfig, arrays: LoraArr
       const pair = arrays.layers[l]?.[name];
       if (!pair) continue;
       const [out, inp] = linearShape(model.config, name);
-      const w = Float32Array.from(layer[name]);
+      const w = Float32Array.from(float32Of(layer[name]));
       for (let o = 0; o < out; o++) {
         for (let i = 0; i < inp; i++) {
           let s = 0;

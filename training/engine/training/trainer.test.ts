@@ -10,6 +10,7 @@ import type { LoraArrays, LoraConfig } from './lora.ts';
 import { Trainer } from './trainer.ts';
 import { config, leafData, model, sequences, weights } from './trainer.test-support.ts';
 import type { DecoderModel, LinearName } from '../loading/weights.ts';
+import { float32Of } from '../loading/bf16.ts';
 
 function referenceLoss(model: DecoderModel): number {
   let loss = 0;
@@ -30,24 +31,24 @@ function clone(model: DecoderModel): DecoderModel {
   return {
     config: model.config,
     weights: {
-      tokenEmbedding: Float32Array.from(model.weights.tokenEmbedding),
-      lmHead: Float32Array.from(model.weights.lmHead),
+      tokenEmbedding: Float32Array.from(float32Of(model.weights.tokenEmbedding)),
+      lmHead: Float32Array.from(float32Of(model.weights.lmHead)),
       finalNorm: Float32Array.from(model.weights.finalNorm),
       layers: model.weights.layers.map((l) => ({
         attnNorm: Float32Array.from(l.attnNorm),
-        wq: Float32Array.from(l.wq),
-        wk: Float32Array.from(l.wk),
-        wv: Float32Array.from(l.wv),
-        wo: Float32Array.from(l.wo),
+        wq: Float32Array.from(float32Of(l.wq)),
+        wk: Float32Array.from(float32Of(l.wk)),
+        wv: Float32Array.from(float32Of(l.wv)),
+        wo: Float32Array.from(float32Of(l.wo)),
         bq: copy(l.bq),
         bk: copy(l.bk),
         bv: copy(l.bv),
         qNorm: copy(l.qNorm),
         kNorm: copy(l.kNorm),
         ffnNorm: Float32Array.from(l.ffnNorm),
-        w1: Float32Array.from(l.w1),
-        w2: Float32Array.from(l.w2),
-        w3: Float32Array.from(l.w3),
+        w1: Float32Array.from(float32Of(l.w1)),
+        w2: Float32Array.from(float32Of(l.w2)),
+        w3: Float32Array.from(float32Of(l.w3)),
       })),
     },
   };
@@ -83,7 +84,7 @@ function mergeF64(base: DecoderModel, lora: LoraConfig, arrays: LoraArrays): Dec
     for (const name of LINEARS) {
       const pair = arrays.layers[l]?.[name];
       if (!pair) continue;
-      const w = Float64Array.from(layer[name]);
+      const w = Float64Array.from(float32Of(layer[name]));
       const inp = pair.a.length / lora.rank;
       const out = pair.b.length / lora.rank;
       for (let o = 0; o < out; o++) {
@@ -159,14 +160,14 @@ describe('gradients against finite differences (float64)', () => {
     checks.push({
       name: 'tokenEmbedding',
       grad: grads.tokenEmbedding,
-      pick: (m) => m.weights.tokenEmbedding,
+      pick: (m) => float32Of(m.weights.tokenEmbedding),
       at: same,
       size: config.vocabSize * config.dim,
     });
     checks.push({
       name: 'lmHead',
       grad: grads.lmHead,
-      pick: (m) => m.weights.lmHead,
+      pick: (m) => float32Of(m.weights.lmHead),
       at: linear(config.vocabSize, config.dim),
       size: config.vocabSize * config.dim,
     });
@@ -197,7 +198,7 @@ describe('gradients against finite differences (float64)', () => {
         checks.push({
           name: `${l}.${name}`,
           grad,
-          pick: (m) => m.weights.layers[l]?.[name] ?? new Float32Array(),
+          pick: (m) => float32Of(m.weights.layers[l]?.[name] ?? new Float32Array()),
           at: linear(out, inp),
           size: inp * out,
         });
