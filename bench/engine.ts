@@ -29,6 +29,7 @@ import {
   type DecoderConfig,
   type DecoderModel,
 } from '../training/engine/index.ts';
+import { benchHybrid } from './engine-hybrid.ts';
 
 const quick = process.env.BENCH_QUICK === '1';
 const shared = new URL('../../shared/data/models/stories260K/', import.meta.url).pathname;
@@ -332,5 +333,8 @@ if (realGpu || process.env.BENCH_QWEN === '1') {
 }
 
 rmSync(dir, { recursive: true, force: true });
+// (4) Qwen3.5-shaped models beside Llama-shaped ones on the CPU (bench/engine-hybrid.ts).
+benchHybrid(figures, quick);
+
 console.log(JSON.stringify(figures));
 process.exit(0);

@@ -71,3 +71,6 @@ export {
   type PolicyTurn,
 } from './training/lora-policy.ts';
 export type { AdamWState } from './training/optimizer.ts';
+export { decoderConfigFromHf } from './loading/hf-config.ts';
+export { WeightArenas } from './kernels/weight-arenas.ts';
+export { Bf16Array, type WeightArray, type WeightStore } from './loading/bf16.ts';
