@@ -9,6 +9,7 @@ import { deltaNetDims, isLinearLayer, type DecoderConfig } from '../loading/mode
 import { applyRope, ropeTables, type RopeTables } from '../kernels/rope.ts';
 import { WeightArenas } from '../kernels/weight-arenas.ts';
 import { Bf16Array, type WeightArray } from '../loading/bf16.ts';
+import { weightBytes } from '../loading/weights.ts';
 import type {
   DecoderModel,
   DecoderWeights,
@@ -159,7 +160,12 @@ export class CpuDecoder implements Decoder {
     this.#rope = ropeTables(model.config, this.maxSeqLen);
     this.#slots = new Array<SlotCache | undefined>(this.maxBatch).fill(undefined);
     const sizes = scratchSizes(model.config, this.maxBatch * PREFILL_CHUNK, this.maxSeqLen);
-    const arenas = options.simd === false ? null : (options.arenas ?? WeightArenas.create());
+    const scratchBytes = 4 * Object.values(sizes).reduce((a, b) => a + b, 0) * 2;
+    const arenas =
+      options.simd === false
+        ? null
+        : (options.arenas ??
+          WeightArenas.create(weightBytes(model.weights).total + scratchBytes + 4096 * 16));
     this.#arenas = arenas;
     this.#weights = arenas ? inArenas(arenas, model.weights) : model.weights;
     const make = (n: number): Float32Array => (arenas ? arenas.scratch(n) : new Float32Array(n));

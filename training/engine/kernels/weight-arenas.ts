@@ -11,22 +11,30 @@ const STAGE_BYTES = 256 * 1024 * 1024;
 interface Segment {
   arena: WasmArena;
   stage: Float32Array | undefined;
+  /** Bytes kept free for the stage (none in a memory sized to hold everything). */
+  reserve: number;
 }
 
 export class WeightArenas implements WeightStore {
   readonly #segments: Segment[] = [];
   readonly #byBuffer = new Map<ArrayBufferLike, Segment>();
 
-  /** null where WebAssembly SIMD is unavailable. */
-  static create(): WeightArenas | null {
+  /**
+   * null where WebAssembly SIMD is unavailable. `bytes`: what the first memory must hold when the
+   * caller knows it (a decoder copying a model), so a small model does not take a 4 GB memory.
+   */
+  static create(bytes?: number): WeightArenas | null {
     const arenas = new WeightArenas();
-    return arenas.#grow() ? arenas : null;
+    const sized = bytes !== undefined && bytes + 65536 < WasmArena.MAX_BYTES;
+    return arenas.#grow(sized ? bytes + 65536 : WasmArena.MAX_BYTES, sized ? 0 : STAGE_BYTES)
+      ? arenas
+      : null;
   }
 
-  #grow(): Segment | null {
-    const arena = WasmArena.ofBytes(WasmArena.MAX_BYTES);
+  #grow(bytes = WasmArena.MAX_BYTES, reserve = STAGE_BYTES): Segment | null {
+    const arena = WasmArena.ofBytes(bytes);
     if (!arena) return null;
-    const segment: Segment = { arena, stage: undefined };
+    const segment: Segment = { arena, stage: undefined, reserve };
     this.#segments.push(segment);
     this.#byBuffer.set(arena.memory.buffer, segment);
     return segment;
@@ -34,7 +42,7 @@ export class WeightArenas implements WeightStore {
 
   #segmentWith(bytes: number): Segment {
     const last = this.#segments.at(-1);
-    if (last && last.arena.free - STAGE_BYTES >= bytes + 16) return last;
+    if (last && last.arena.free - last.reserve >= bytes + 16) return last;
     if (bytes + 16 > WasmArena.MAX_BYTES - STAGE_BYTES) {
       throw new RangeError(`one tensor of ${bytes} bytes does not fit a WebAssembly memory`);
     }
@@ -99,8 +107,14 @@ export class WeightArenas implements WeightStore {
     let xs = x;
     let os = out;
     if (x.buffer !== buffer || out.buffer !== buffer) {
-      if (batch * (rows + cols) * 4 > STAGE_BYTES) return false;
-      const stage = (segment.stage ??= arena.alloc(STAGE_BYTES / 4));
+      const need = batch * (rows + cols);
+      if (!segment.stage) {
+        const room = Math.min(STAGE_BYTES, arena.free - 16);
+        if (room < need * 4) return false;
+        segment.stage = arena.alloc(Math.floor(room / 4));
+      }
+      const stage = segment.stage;
+      if (stage.length < need) return false;
       xs = stage.subarray(0, batch * cols);
       xs.set(x.subarray(0, batch * cols));
       os = stage.subarray(batch * cols, batch * (cols + rows));
