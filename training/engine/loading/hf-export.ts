@@ -119,7 +119,16 @@ export function writeHfModel(
     name,
     { ...t, dtype },
   ]);
-  const shards = Math.max(1, options.shards ?? 1);
+  writeSafetensorsFolder(folder, entries, options.shards ?? 1);
+}
+
+/** Tensors as model.safetensors, or `shards` files with model.safetensors.index.json. */
+export function writeSafetensorsFolder(
+  folder: string,
+  entries: [string, TensorToWrite][],
+  shardCount: number,
+): void {
+  const shards = Math.max(1, shardCount);
   if (shards === 1) {
     writeFileSync(
       join(folder, 'model.safetensors'),

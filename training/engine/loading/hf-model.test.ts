@@ -12,7 +12,7 @@ import { MissingModelFileError, ShapeMismatchError, UnknownArchitectureError } f
 import { generate } from '../decoding/generate.ts';
 import { writeHfModel } from './hf-export.ts';
 import { loadHfDecoderModel } from './hf-model.ts';
-import { referenceLogits, tinyRandomModel } from './hf-reference.test-support.ts';
+import { referenceLogits, relativeError, tinyRandomModel } from './hf-reference.test-support.ts';
 import { writeTinyTokenizer } from './hf-tokenizer.test-support.ts';
 import { JaxDecoder } from '../decoding/jax-decoder.ts';
 import { loadLocalModel } from './local-model.ts';
@@ -103,18 +103,6 @@ const cases: {
     shards: 1,
   },
 ];
-
-function relativeError(decoded: Float32Array[], reference: number[][]): number {
-  let maxDiff = 0;
-  let maxRef = 0;
-  reference.forEach((row, t) => {
-    row.forEach((r, i) => {
-      maxRef = Math.max(maxRef, Math.abs(r));
-      maxDiff = Math.max(maxDiff, Math.abs(r - (decoded[t]?.[i] ?? NaN)));
-    });
-  });
-  return maxDiff / maxRef;
-}
 
 async function logitsOf(decoder: Decoder, tokens: readonly number[]): Promise<Float32Array[]> {
   const out: Float32Array[] = [];

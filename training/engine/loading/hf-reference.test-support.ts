@@ -154,3 +154,19 @@ export function tinyRandomModel(config: DecoderConfig, seed: number): DecoderMod
     },
   };
 }
+
+/** Largest absolute difference over the largest reference magnitude, all positions together. */
+export function relativeError(
+  decoded: readonly ArrayLike<number>[],
+  reference: number[][],
+): number {
+  let maxDiff = 0;
+  let maxRef = 0;
+  reference.forEach((row, t) => {
+    row.forEach((r, i) => {
+      maxRef = Math.max(maxRef, Math.abs(r));
+      maxDiff = Math.max(maxDiff, Math.abs(r - (decoded[t]?.[i] ?? NaN)));
+    });
+  });
+  return maxDiff / maxRef;
+}

@@ -5,7 +5,8 @@
 // triangular solve or the token recurrence), gated attention with partial rotary.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serializeSafetensors, type TensorToWrite } from './safetensors.ts';
+import { writeSafetensorsFolder } from './hf-export.ts';
+import type { TensorToWrite } from './safetensors.ts';
 
 export interface Qwen35Spec {
   hidden: number;
@@ -177,26 +178,7 @@ export function writeTinyQwen35(
     ]);
     entries.push(['mtp.fc.weight', { shape: [2, 2], data: new Float32Array(4) }]);
   }
-  const shards = Math.max(1, options.shards ?? 1);
-  if (shards === 1) {
-    writeFileSync(
-      join(folder, 'model.safetensors'),
-      serializeSafetensors(Object.fromEntries(entries)),
-    );
-    return;
-  }
-  const weightMap: Record<string, string> = {};
-  const per = Math.ceil(entries.length / shards);
-  for (let s = 0; s < shards; s++) {
-    const file = `model-${s + 1}-of-${shards}.safetensors`;
-    const part = entries.slice(s * per, (s + 1) * per);
-    for (const [name] of part) weightMap[name] = file;
-    writeFileSync(join(folder, file), serializeSafetensors(Object.fromEntries(part)));
-  }
-  writeFileSync(
-    join(folder, 'model.safetensors.index.json'),
-    JSON.stringify({ metadata: {}, weight_map: weightMap }),
-  );
+  writeSafetensorsFolder(folder, entries, options.shards ?? 1);
 }
 
 export interface ReferenceOptions {

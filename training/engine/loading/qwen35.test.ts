@@ -14,6 +14,7 @@ import {
   UnsupportedModelError,
 } from '../errors.ts';
 import { loadHfDecoderModel } from './hf-model.ts';
+import { relativeError } from './hf-reference.test-support.ts';
 import { Bf16Array } from './bf16.ts';
 import { WeightArenas } from '../kernels/weight-arenas.ts';
 import {
@@ -29,18 +30,6 @@ const root = mkdtempSync(join(tmpdir(), 'rlm-qwen35-'));
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
-
-function relativeError(decoded: readonly ArrayLike<number>[], reference: number[][]): number {
-  let maxDiff = 0;
-  let maxRef = 0;
-  reference.forEach((row, t) => {
-    row.forEach((r, i) => {
-      maxRef = Math.max(maxRef, Math.abs(r));
-      maxDiff = Math.max(maxDiff, Math.abs(r - (decoded[t]?.[i] ?? NaN)));
-    });
-  });
-  return maxDiff / maxRef;
-}
 
 const tokens = [5, 17, 200, 3, 99, 42, 262, 7, 128, 64, 1, 250, 31, 77, 150, 9, 222, 11, 4];
 
