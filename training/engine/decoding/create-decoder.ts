@@ -12,11 +12,6 @@ export function createDecoder(
   backend: BackendInfo,
   options: DecoderOptions & { arenas?: WeightArenas } = {},
 ): Decoder {
-  if (backend.backend === 'webgpu' && model.config.hybrid) {
-    const cpu = new CpuDecoder(model, options);
-    cpu.notes.push("Qwen3.5's Gated DeltaNet layers run on the CPU decoder (not yet on WebGPU)");
-    return cpu;
-  }
   return backend.backend === 'webgpu'
     ? new JaxDecoder(model, 'webgpu', { ...options, shaderF16: backend.shaderF16 })
     : new CpuDecoder(model, options);

@@ -4,31 +4,69 @@
 import { jit, numpy as np, tree, type OwnedFunction } from '@jax-js/jax';
 import type { BackendName, DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
 import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
-import { GenerationError } from '../errors.ts';
-import { rmsNormJ, ropeJ, swigluJ } from '../kernels/jax-layers.ts';
-import { requireDenseAttention, type DecoderConfig } from '../loading/model-config.ts';
+import { EngineError, GenerationError } from '../errors.ts';
+import { deltaNetStepJ, type DeltaNetParams } from '../kernels/jax-delta-net.ts';
+import { partialRopeJ, rmsNormJ, sigmoidJ, swigluJ } from '../kernels/jax-layers.ts';
+import { deltaNetDims, type DecoderConfig } from '../loading/model-config.ts';
 import { ropeTables } from '../kernels/rope.ts';
-import type { DecoderModel, LayerWeights } from '../loading/weights.ts';
+import {
+  linearOf,
+  linearShape,
+  type DecoderModel,
+  type LayerWeights,
+  type LinearName,
+} from '../loading/weights.ts';
 import { float32Of } from '../loading/bf16.ts';
 
 type Arr = np.Array;
 
-/** Weights on the device; linears transposed to [in, out] so x @ W needs no transpose. */
+/**
+ * Weights on the device; linears transposed to [in, out] so x @ W needs no transpose. A layer has
+ * attention's linears (wq..wo) or, in Qwen3.5's linear-attention layers, the Gated DeltaNet's.
+ */
 export interface JaxLayer {
   attnNorm: Arr;
-  wq: Arr;
-  wk: Arr;
-  wv: Arr;
-  wo: Arr;
+  wq?: Arr;
+  wk?: Arr;
+  wv?: Arr;
+  wo?: Arr;
   bq?: Arr;
   bk?: Arr;
   bv?: Arr;
   qNorm?: Arr;
   kNorm?: Arr;
+  inQkv?: Arr;
+  inZ?: Arr;
+  inB?: Arr;
+  inA?: Arr;
+  out?: Arr;
+  /** [convDim, kernel] */
+  conv?: Arr;
+  aLog?: Arr;
+  dtBias?: Arr;
+  /** The gated RMSNorm's weight (one value head). */
+  deltaNorm?: Arr;
   ffnNorm: Arr;
   w1: Arr;
   w2: Arr;
   w3: Arr;
+}
+
+/** Linear `name` of a layer ([in, out]); a named error where the layer has none. */
+export function weightOf(layer: JaxLayer, name: LinearName): Arr {
+  const w = layer[name];
+  if (!w) throw new EngineError(`this layer has no '${name}' linear`);
+  return w;
+}
+
+/**
+ * The Gated DeltaNet parameters of a linear-attention layer, as the jax-js core reads them (the
+ * layer's own arrays: a forward pass consumes its weights).
+ */
+export function deltaNetParamsOf(layer: JaxLayer): DeltaNetParams | null {
+  const { conv, aLog, dtBias, deltaNorm } = layer;
+  if (!conv || !aLog || !dtBias || !deltaNorm) return null;
+  return { conv, aLog, dtBias, norm: deltaNorm };
 }
 
 export interface JaxWeights {
@@ -59,24 +97,49 @@ export function uploadWeights(model: DecoderModel, dtype: np.DType = np.float32)
   };
   const optional = (key: string, a: Float32Array | null): Record<string, Arr> =>
     a ? { [key]: toDevice(a, [a.length], dtype) } : {};
-  const qDim = c.nHeads * c.headDim;
-  const kvDim = c.nKvHeads * c.headDim;
-  const layer = (l: LayerWeights): JaxLayer => ({
-    attnNorm: toDevice(l.attnNorm, [c.dim], dtype),
-    wq: transposed(float32Of(l.wq), qDim, c.dim),
-    wk: transposed(float32Of(l.wk), kvDim, c.dim),
-    wv: transposed(float32Of(l.wv), kvDim, c.dim),
-    wo: transposed(float32Of(l.wo), c.dim, qDim),
-    ...optional('bq', l.bq),
-    ...optional('bk', l.bk),
-    ...optional('bv', l.bv),
-    ...optional('qNorm', l.qNorm),
-    ...optional('kNorm', l.kNorm),
-    ffnNorm: toDevice(l.ffnNorm, [c.dim], dtype),
-    w1: transposed(float32Of(l.w1), c.hiddenDim, c.dim),
-    w2: transposed(float32Of(l.w2), c.dim, c.hiddenDim),
-    w3: transposed(float32Of(l.w3), c.hiddenDim, c.dim),
-  });
+  const linear = (l: LayerWeights, name: LinearName): Arr => {
+    const [out, inp] = linearShape(c, name);
+    return transposed(float32Of(linearOf(l, name)), out, inp);
+  };
+  // Keys in the order jax-js flattens them (insertion order), which optimizer states follow.
+  const layer = (l: LayerWeights): JaxLayer => {
+    const mlp = () => ({
+      ffnNorm: toDevice(l.ffnNorm, [c.dim], dtype),
+      w1: linear(l, 'w1'),
+      w2: linear(l, 'w2'),
+      w3: linear(l, 'w3'),
+    });
+    const attnNorm = toDevice(l.attnNorm, [c.dim], dtype);
+    const d = l.deltaNet;
+    if (d && c.hybrid) {
+      return {
+        attnNorm,
+        inQkv: linear(l, 'inQkv'),
+        inZ: linear(l, 'inZ'),
+        inB: linear(l, 'inB'),
+        inA: linear(l, 'inA'),
+        out: linear(l, 'out'),
+        conv: toDevice(d.conv, [deltaNetDims(c.hybrid).convDim, c.hybrid.convKernel], dtype),
+        aLog: toDevice(d.aLog, [d.aLog.length], dtype),
+        dtBias: toDevice(d.dtBias, [d.dtBias.length], dtype),
+        deltaNorm: toDevice(d.norm, [d.norm.length], dtype),
+        ...mlp(),
+      };
+    }
+    return {
+      attnNorm,
+      wq: linear(l, 'wq'),
+      wk: linear(l, 'wk'),
+      wv: linear(l, 'wv'),
+      wo: linear(l, 'wo'),
+      ...optional('bq', l.bq),
+      ...optional('bk', l.bk),
+      ...optional('bv', l.bv),
+      ...optional('qNorm', l.qNorm),
+      ...optional('kNorm', l.kNorm),
+      ...mlp(),
+    };
+  };
   return {
     tokenEmbedding: toDevice(float32Of(w.tokenEmbedding), [c.vocabSize, c.dim], dtype),
     layers: w.layers.map(layer),
@@ -98,8 +161,19 @@ interface StepInputs {
   active: Arr;
   cos: Arr;
   sin: Arr;
+  /**
+   * Per layer: the KV cache's keys and values [batch, maxSeqLen, kvDim], or in a Gated DeltaNet
+   * layer its conv state [batch, kernel - 1, convDim] and recurrent state [batch, nv, dk, dv].
+   */
   keys: Arr[];
   values: Arr[];
+}
+
+/** Each row of a layer's state: the new one where the row is active, else the old one. */
+function blendRows(old: Arr, fresh: Arr, active: Arr): Arr {
+  const shape = [active.shape[0] ?? 1, ...old.shape.slice(1).map(() => 1)];
+  const a = active.reshape(shape);
+  return old.mul(np.subtract(1, a.ref)).add(fresh.mul(a));
 }
 
 function decodeStep(
@@ -111,45 +185,84 @@ function decodeStep(
   const { nHeads, nKvHeads, headDim } = c;
   const group = nHeads / nKvHeads;
   const batch = s.tokens.shape[0] ?? 1;
+  const half = (c.hybrid?.rotaryDim ?? headDim) / 2;
   let x = np.take(w.tokenEmbedding, s.tokens, 0);
   // Row b writes its k/v at positions[b] (when active) and attends to 0..positions[b].
   const steps = np.arange(maxSeqLen).astype(np.int32).reshape([1, maxSeqLen]);
-  const cos = np.take(s.cos, s.positions.ref, 0).reshape([batch, 1, headDim / 2]);
-  const sin = np.take(s.sin, s.positions.ref, 0).reshape([batch, 1, headDim / 2]);
+  const cos = np.take(s.cos, s.positions.ref, 0).reshape([batch, 1, half]);
+  const sin = np.take(s.sin, s.positions.ref, 0).reshape([batch, 1, half]);
+  const fresh = np.equal(s.positions.ref, 0).astype(x.dtype);
   const pos = s.positions.reshape([batch, 1]);
   const write = np
     .equal(steps.ref, pos.ref)
-    .astype(np.float32)
-    .mul(s.active.reshape([batch, 1]))
+    .astype(x.dtype)
+    .mul(s.active.ref.reshape([batch, 1]))
     .reshape([batch, maxSeqLen, 1]);
   const visible = np.lessEqual(steps, pos).reshape([batch, 1, 1, maxSeqLen]);
   const keys: Arr[] = [];
   const values: Arr[] = [];
   w.layers.forEach((lw, l) => {
     const h = rmsNormJ(x.ref, lw.attnNorm, c.normEps);
-    let q = linearJ(h.ref, lw.wq, lw.bq).reshape([batch, nHeads, headDim]);
-    let k = linearJ(h.ref, lw.wk, lw.bk).reshape([batch, nKvHeads, headDim]);
-    const v = linearJ(h, lw.wv, lw.bv).reshape([batch, 1, nKvHeads * headDim]);
-    if (lw.qNorm && lw.kNorm) {
-      q = rmsNormJ(q, lw.qNorm, c.normEps);
-      k = rmsNormJ(k, lw.kNorm, c.normEps);
+    const params = deltaNetParamsOf(lw);
+    const cacheK = s.keys[l] ?? np.zeros([1]);
+    const cacheV = s.values[l] ?? np.zeros([1]);
+    if (params && c.hybrid) {
+      const [core, state] = deltaNetStepJ(
+        c.hybrid,
+        params,
+        {
+          qkv: linearJ(h.ref, weightOf(lw, 'inQkv'), undefined),
+          z: linearJ(h.ref, weightOf(lw, 'inZ'), undefined),
+          b: linearJ(h.ref, weightOf(lw, 'inB'), undefined),
+          a: linearJ(h, weightOf(lw, 'inA'), undefined),
+        },
+        { conv: cacheK.ref, recurrent: cacheV.ref },
+        fresh.ref,
+        c.normEps,
+      );
+      keys.push(blendRows(cacheK, state.conv, s.active.ref));
+      values.push(blendRows(cacheV, state.recurrent, s.active.ref));
+      x = x.add(linearJ(core, weightOf(lw, 'out'), undefined));
+    } else {
+      const qDim = nHeads * headDim;
+      let q = linearJ(h.ref, weightOf(lw, 'wq'), lw.bq);
+      let gate: Arr | null = null;
+      if (c.hybrid) {
+        // q_proj writes each head's query, then its output gate.
+        const qg = q.reshape([batch, nHeads, 2 * headDim]);
+        gate = qg.ref.slice([], [], [headDim, 2 * headDim]).reshape([batch, qDim]);
+        q = qg.slice([], [], [0, headDim]);
+      }
+      q = q.reshape([batch, nHeads, headDim]);
+      let k = linearJ(h.ref, weightOf(lw, 'wk'), lw.bk).reshape([batch, nKvHeads, headDim]);
+      const v = linearJ(h, weightOf(lw, 'wv'), lw.bv).reshape([batch, 1, nKvHeads * headDim]);
+      if (lw.qNorm && lw.kNorm) {
+        q = rmsNormJ(q, lw.qNorm, c.normEps);
+        k = rmsNormJ(k, lw.kNorm, c.normEps);
+      }
+      const rotary = 2 * half;
+      q = partialRopeJ(q, cos.ref, sin.ref, c.ropeStyle, rotary);
+      k = partialRopeJ(k, cos.ref, sin.ref, c.ropeStyle, rotary).reshape([
+        batch,
+        1,
+        nKvHeads * headDim,
+      ]);
+      const blend = (cache: Arr, fresh: Arr): Arr =>
+        cache.mul(np.subtract(1, write.ref)).add(fresh.mul(write.ref));
+      const kc = blend(cacheK, k);
+      const vc = blend(cacheV, v);
+      keys.push(kc.ref);
+      values.push(vc.ref);
+      const qg = q.reshape([batch, nKvHeads, group, headDim]);
+      const kh = kc.reshape([batch, maxSeqLen, nKvHeads, headDim]);
+      const vh = vc.reshape([batch, maxSeqLen, nKvHeads, headDim]);
+      const scores = np.einsum('bkgd,bskd->bkgs', qg, kh).mul(1 / Math.sqrt(headDim));
+      const masked = np.where(visible.ref, scores, -1e30);
+      const probs = softmaxLast(masked);
+      let att = np.einsum('bkgs,bskd->bkgd', probs, vh).reshape([batch, qDim]);
+      if (gate) att = att.mul(sigmoidJ(gate));
+      x = x.add(linearJ(att, weightOf(lw, 'wo'), undefined));
     }
-    q = ropeJ(q, cos.ref, sin.ref, c.ropeStyle);
-    k = ropeJ(k, cos.ref, sin.ref, c.ropeStyle).reshape([batch, 1, nKvHeads * headDim]);
-    const blend = (cache: Arr, fresh: Arr): Arr =>
-      cache.mul(np.subtract(1, write.ref)).add(fresh.mul(write.ref));
-    const kc = blend(s.keys[l] ?? np.zeros(k.shape), k);
-    const vc = blend(s.values[l] ?? np.zeros(v.shape), v);
-    keys.push(kc.ref);
-    values.push(vc.ref);
-    const qg = q.reshape([batch, nKvHeads, group, headDim]);
-    const kh = kc.reshape([batch, maxSeqLen, nKvHeads, headDim]);
-    const vh = vc.reshape([batch, maxSeqLen, nKvHeads, headDim]);
-    const scores = np.einsum('bkgd,bskd->bkgs', qg, kh).mul(1 / Math.sqrt(headDim));
-    const masked = np.where(visible.ref, scores, -1e30);
-    const probs = softmaxLast(masked);
-    const att = np.einsum('bkgs,bskd->bkgd', probs, vh).reshape([batch, nHeads * headDim]);
-    x = x.add(linearJ(att, lw.wo, undefined));
     const h2 = rmsNormJ(x.ref, lw.ffnNorm, c.normEps);
     const ff = swigluJ(linearJ(h2.ref, lw.w1, undefined), linearJ(h2, lw.w3, undefined));
     x = x.add(linearJ(ff, lw.w2, undefined));
@@ -158,8 +271,28 @@ function decodeStep(
   visible.dispose();
   cos.dispose();
   sin.dispose();
+  fresh.dispose();
+  s.active.dispose();
   const logits = linearJ(rmsNormJ(x, w.finalNorm, c.normEps), w.lmHead, undefined);
   return [logits, keys, values];
+}
+
+/** A layer's two state arrays per decoder: the KV cache, or a DeltaNet layer's conv and S. */
+function layerStateShapes(
+  c: DecoderConfig,
+  l: number,
+  batch: number,
+  maxSeqLen: number,
+): [number[], number[]] {
+  const h = c.hybrid;
+  if (h?.layerTypes[l] === 'linear_attention') {
+    return [
+      [batch, h.convKernel - 1, deltaNetDims(h).convDim],
+      [batch, h.linearValueHeads, h.linearKeyHeadDim, h.linearValueHeadDim],
+    ];
+  }
+  const cache = [batch, maxSeqLen, c.nKvHeads * c.headDim];
+  return [cache, cache];
 }
 
 function softmaxLast(x: Arr): Arr {
@@ -194,7 +327,6 @@ export class JaxDecoder implements Decoder {
     options: DecoderOptions & { shaderF16?: boolean } = {},
   ) {
     const c = model.config;
-    requireDenseAttention(c, 'the jax-js decoder');
     this.config = c;
     this.backend = backend;
     let f16 = options.precision === 'f16';
@@ -214,9 +346,13 @@ export class JaxDecoder implements Decoder {
     const tables = ropeTables(c, this.maxSeqLen);
     this.#cos = toDevice(Float32Array.from(tables.cos), [this.maxSeqLen, tables.half], dtype);
     this.#sin = toDevice(Float32Array.from(tables.sin), [this.maxSeqLen, tables.half], dtype);
-    const cacheShape = [this.maxBatch, this.maxSeqLen, c.nKvHeads * c.headDim];
-    this.#keys = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape, { dtype }));
-    this.#values = Array.from({ length: c.nLayers }, () => np.zeros(cacheShape, { dtype }));
+    this.#keys = [];
+    this.#values = [];
+    for (let l = 0; l < c.nLayers; l++) {
+      const [keyShape, valueShape] = layerStateShapes(c, l, this.maxBatch, this.maxSeqLen);
+      this.#keys.push(np.zeros(keyShape, { dtype }));
+      this.#values.push(np.zeros(valueShape, { dtype }));
+    }
     const maxSeqLen = this.maxSeqLen;
     this.#step = jit((w: JaxWeights, s: StepInputs) => decodeStep(c, maxSeqLen, w, s));
   }

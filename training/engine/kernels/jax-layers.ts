@@ -8,8 +8,9 @@ type Arr = np.Array;
 
 /** x * w / rms(x) over the last axis. */
 export function rmsNormJ(x: Arr, weight: Arr, eps: number): Arr {
-  const meanSquare = np.square(x.ref).mean(-1, { keepdims: true });
-  return x.mul(np.reciprocal(np.sqrt(meanSquare.add(eps)))).mul(weight);
+  const n = x.shape[x.shape.length - 1] ?? 1;
+  const meanSquare = divJ(np.square(x.ref).sum(-1, { keepdims: true }), n);
+  return x.mul(np.reciprocal(np.sqrt(meanSquare.add(exactJ(eps, x))))).mul(weight);
 }
 
 /** Rotates x [..., heads, headDim] by cos/sin that broadcast against [..., heads, headDim/2]. */
@@ -44,6 +45,25 @@ const LN2_PARTS = (() => {
   return [a, b, Math.fround(Math.LN2 - a - b)];
 })();
 
+/**
+ * x / n. On float64 n is a float64 array: a number would become a float32 constant (mean's 1/n
+ * and, under autodiff, every division by a number), about 1e-8 off.
+ */
+export function divJ(x: Arr, n: number): Arr {
+  return x.div(exactJ(n, x));
+}
+
+/** `value` as a constant for arithmetic with `like`: a float64 array on float64 (see divJ). */
+export function exactJ(value: number, like: Arr): number | Arr {
+  return like.dtype === np.float64 ? np.full([1], value, { dtype: np.float64 }) : value;
+}
+
+/** x / sqrt(n), exact to the array's precision as divJ. */
+export function divSqrtJ(x: Arr, n: number): Arr {
+  if (x.dtype !== np.float64) return x.mul(1 / Math.sqrt(n));
+  return x.div(np.sqrt(np.full([1], n, { dtype: np.float64 })));
+}
+
 export function expJ(x: Arr): Arr {
   if (x.dtype !== np.float64) return np.exp(x);
   // Below -740 exp is 0 in float64; clamping keeps masked scores (-1e30) from overflowing r.
@@ -52,15 +72,18 @@ export function expJ(x: Arr): Arr {
   let r = clamped;
   for (const part of LN2_PARTS) r = r.sub(n.ref.mul(part));
   let p = np.onesLike(r.ref);
-  for (let i = 18; i >= 1; i--) p = p.mul(r.ref).div(i).add(1);
+  for (let i = 18; i >= 1; i--) p = divJ(p.mul(r.ref), i).add(1);
   r.dispose();
   return p.mul(np.exp2(n));
 }
 
 export function logJ(x: Arr): Arr {
   if (x.dtype !== np.float64) return np.log(x);
+  // Newton steps y <- y + x e^-y - 1 from float32's log; the last one carries the gradient
+  // (e^-y = 1/x to the accuracy of the step before it).
   const y0 = lax.stopGradient(np.log(x.ref));
-  return y0.ref.add(x.mul(expJ(y0.neg()))).sub(1);
+  const y1 = lax.stopGradient(y0.ref.add(x.ref.mul(expJ(y0.neg()))).sub(1));
+  return y1.ref.add(x.mul(expJ(y1.neg()))).sub(1);
 }
 
 export function softmaxJ(x: Arr, axis = -1): Arr {
@@ -76,4 +99,39 @@ export function logSoftmaxJ(x: Arr, axis = -1): Arr {
 export function swigluJ(gate: Arr, up: Arr): Arr {
   if (gate.dtype !== np.float64) return nn.silu(gate).mul(up);
   return gate.ref.div(expJ(gate.neg()).add(1)).mul(up);
+}
+
+export function siluJ(x: Arr): Arr {
+  if (x.dtype !== np.float64) return nn.silu(x);
+  return x.ref.div(expJ(x.neg()).add(1));
+}
+
+export function sigmoidJ(x: Arr): Arr {
+  return np.reciprocal(expJ(x.neg()).add(1));
+}
+
+/** log(1 + e^x), without overflow for large x. */
+export function softplusJ(x: Arr): Arr {
+  return np.maximum(x.ref, 0).add(logJ(expJ(np.abs(x).neg()).add(1)));
+}
+
+/** x / sqrt(sum(x^2) + eps) over the last axis (eps inside the root, as Hugging Face's l2norm). */
+export function l2NormJ(x: Arr, eps: number): Arr {
+  const sumSquare = np.square(x.ref).sum(-1, { keepdims: true });
+  return x.mul(np.reciprocal(np.sqrt(sumSquare.add(exactJ(eps, x)))));
+}
+
+/** Rotary over the first `rotaryDim` of each head (Qwen3.5's partial rotary); the rest passes. */
+export function partialRopeJ(
+  x: Arr,
+  cos: Arr,
+  sin: Arr,
+  style: DecoderConfig['ropeStyle'],
+  rotaryDim: number,
+): Arr {
+  const headDim = x.shape[x.shape.length - 1] ?? 0;
+  if (rotaryDim >= headDim) return ropeJ(x, cos, sin, style);
+  const keep = x.shape.slice(0, -1).map((): [] => []);
+  const rotated = ropeJ(x.ref.slice(...keep, [0, rotaryDim]), cos, sin, style);
+  return np.concatenate([rotated, x.slice(...keep, [rotaryDim, headDim])], -1);
 }

@@ -1,11 +1,22 @@
 // Writes a DecoderModel as a Hugging Face folder (config.json + safetensors, optionally sharded
-// with an index): the merged-LoRA export, and how tests build models to load.
+// with an index): the merged-LoRA export, and how tests build models to load. Llama, Qwen2/3 and
+// Qwen3.5's text model (as Qwen3_5ForCausalLM).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../errors.ts';
-import type { DecoderConfig, RopeScaling } from './model-config.ts';
+import {
+  deltaNetDims,
+  type DecoderConfig,
+  type HybridConfig,
+  type RopeScaling,
+} from './model-config.ts';
 import { serializeSafetensors, type TensorToWrite } from './safetensors.ts';
-import type { DecoderModel } from './weights.ts';
+import {
+  linearShape,
+  type DecoderModel,
+  type DeltaNetLinear,
+  type DeltaNetWeights,
+} from './weights.ts';
 import { float32Of } from './bf16.ts';
 
 const ARCHITECTURES: Record<string, string> = {
@@ -13,9 +24,11 @@ const ARCHITECTURES: Record<string, string> = {
   llama2c: 'LlamaForCausalLM',
   qwen2: 'Qwen2ForCausalLM',
   qwen3: 'Qwen3ForCausalLM',
+  qwen3_5: 'Qwen3_5ForCausalLM',
 };
 
 export function hfConfigOf(c: DecoderConfig): Record<string, unknown> {
+  if (c.hybrid) return qwen35ConfigOf(c, c.hybrid);
   const architecture = ARCHITECTURES[c.family];
   if (!architecture) throw new EngineError(`no Hugging Face architecture for '${c.family}'`);
   if (c.ropeStyle !== 'half' && c.family !== 'llama2c') {
@@ -35,6 +48,41 @@ export function hfConfigOf(c: DecoderConfig): Record<string, unknown> {
     rms_norm_eps: c.normEps,
     rope_theta: c.ropeTheta,
     rope_scaling: ropeScalingToHf(c.ropeScaling),
+    tie_word_embeddings: c.tiedEmbeddings,
+    attention_bias: c.attentionBias,
+    hidden_act: 'silu',
+    torch_dtype: 'float32',
+  };
+}
+
+/** Qwen3_5ForCausalLM's config (Qwen3_5TextConfig): the text model alone. */
+function qwen35ConfigOf(c: DecoderConfig, h: HybridConfig): Record<string, unknown> {
+  if (c.ropeScaling.kind !== 'none') {
+    throw new EngineError('the Qwen3.5 exporter writes the default rotary only');
+  }
+  return {
+    architectures: ['Qwen3_5ForCausalLM'],
+    model_type: 'qwen3_5_text',
+    hidden_size: c.dim,
+    intermediate_size: c.hiddenDim,
+    num_hidden_layers: c.nLayers,
+    num_attention_heads: c.nHeads,
+    num_key_value_heads: c.nKvHeads,
+    head_dim: c.headDim,
+    layer_types: h.layerTypes,
+    linear_num_key_heads: h.linearKeyHeads,
+    linear_num_value_heads: h.linearValueHeads,
+    linear_key_head_dim: h.linearKeyHeadDim,
+    linear_value_head_dim: h.linearValueHeadDim,
+    linear_conv_kernel_dim: h.convKernel,
+    vocab_size: c.vocabSize,
+    max_position_embeddings: c.maxSeqLen,
+    rms_norm_eps: c.normEps,
+    rope_parameters: {
+      rope_type: 'default',
+      rope_theta: c.ropeTheta,
+      partial_rotary_factor: h.rotaryDim / c.headDim,
+    },
     tie_word_embeddings: c.tiedEmbeddings,
     attention_bias: c.attentionBias,
     hidden_act: 'silu',
@@ -73,30 +121,64 @@ export function hfTensors(model: DecoderModel): Record<string, TensorToWrite> {
   const { config: c, weights: w } = model;
   const qDim = c.nHeads * c.headDim;
   const kvDim = c.nKvHeads * c.headDim;
+  // Qwen3.5 stores its RMSNorm weights zero-centred (it multiplies by 1 + w); the loader added the 1.
+  const norm = (a: Float32Array): Float32Array => (c.hybrid ? a.map((x) => x - 1) : a);
   const out: Record<string, TensorToWrite> = {
     'model.embed_tokens.weight': { shape: [c.vocabSize, c.dim], data: float32Of(w.tokenEmbedding) },
   };
   w.layers.forEach((l, i) => {
     const p = `model.layers.${i}.`;
-    out[`${p}input_layernorm.weight`] = { shape: [c.dim], data: l.attnNorm };
-    out[`${p}self_attn.q_proj.weight`] = { shape: [qDim, c.dim], data: float32Of(l.wq) };
-    out[`${p}self_attn.k_proj.weight`] = { shape: [kvDim, c.dim], data: float32Of(l.wk) };
-    out[`${p}self_attn.v_proj.weight`] = { shape: [kvDim, c.dim], data: float32Of(l.wv) };
-    out[`${p}self_attn.o_proj.weight`] = { shape: [c.dim, qDim], data: float32Of(l.wo) };
+    out[`${p}input_layernorm.weight`] = { shape: [c.dim], data: norm(l.attnNorm) };
+    if (l.deltaNet && c.hybrid) {
+      Object.assign(out, deltaNetTensors(c, c.hybrid, l.deltaNet, `${p}linear_attn.`));
+    } else {
+      out[`${p}self_attn.q_proj.weight`] = {
+        shape: linearShape(c, 'wq'),
+        data: float32Of(l.wq),
+      };
+      out[`${p}self_attn.k_proj.weight`] = { shape: [kvDim, c.dim], data: float32Of(l.wk) };
+      out[`${p}self_attn.v_proj.weight`] = { shape: [kvDim, c.dim], data: float32Of(l.wv) };
+      out[`${p}self_attn.o_proj.weight`] = { shape: [c.dim, qDim], data: float32Of(l.wo) };
+    }
     if (l.bq) out[`${p}self_attn.q_proj.bias`] = { shape: [qDim], data: l.bq };
     if (l.bk) out[`${p}self_attn.k_proj.bias`] = { shape: [kvDim], data: l.bk };
     if (l.bv) out[`${p}self_attn.v_proj.bias`] = { shape: [kvDim], data: l.bv };
-    if (l.qNorm) out[`${p}self_attn.q_norm.weight`] = { shape: [c.headDim], data: l.qNorm };
-    if (l.kNorm) out[`${p}self_attn.k_norm.weight`] = { shape: [c.headDim], data: l.kNorm };
-    out[`${p}post_attention_layernorm.weight`] = { shape: [c.dim], data: l.ffnNorm };
+    if (l.qNorm) out[`${p}self_attn.q_norm.weight`] = { shape: [c.headDim], data: norm(l.qNorm) };
+    if (l.kNorm) out[`${p}self_attn.k_norm.weight`] = { shape: [c.headDim], data: norm(l.kNorm) };
+    out[`${p}post_attention_layernorm.weight`] = { shape: [c.dim], data: norm(l.ffnNorm) };
     out[`${p}mlp.gate_proj.weight`] = { shape: [c.hiddenDim, c.dim], data: float32Of(l.w1) };
     out[`${p}mlp.down_proj.weight`] = { shape: [c.dim, c.hiddenDim], data: float32Of(l.w2) };
     out[`${p}mlp.up_proj.weight`] = { shape: [c.hiddenDim, c.dim], data: float32Of(l.w3) };
   });
-  out['model.norm.weight'] = { shape: [c.dim], data: w.finalNorm };
+  out['model.norm.weight'] = { shape: [c.dim], data: norm(w.finalNorm) };
   if (!c.tiedEmbeddings)
     out['lm_head.weight'] = { shape: [c.vocabSize, c.dim], data: float32Of(w.lmHead) };
   return out;
+}
+
+/** A Gated DeltaNet mixer's tensors under `linear_attn.` (its norm weight is plain, not 1 + w). */
+function deltaNetTensors(
+  c: DecoderConfig,
+  h: HybridConfig,
+  d: DeltaNetWeights,
+  p: string,
+): Record<string, TensorToWrite> {
+  const nv = h.linearValueHeads;
+  const linear = (name: DeltaNetLinear): TensorToWrite => ({
+    shape: linearShape(c, name),
+    data: float32Of(d[name]),
+  });
+  return {
+    [`${p}in_proj_qkv.weight`]: linear('inQkv'),
+    [`${p}in_proj_z.weight`]: linear('inZ'),
+    [`${p}in_proj_b.weight`]: linear('inB'),
+    [`${p}in_proj_a.weight`]: linear('inA'),
+    [`${p}conv1d.weight`]: { shape: [deltaNetDims(h).convDim, 1, h.convKernel], data: d.conv },
+    [`${p}A_log`]: { shape: [nv], data: d.aLog },
+    [`${p}dt_bias`]: { shape: [nv], data: d.dtBias },
+    [`${p}norm.weight`]: { shape: [h.linearValueHeadDim], data: d.norm },
+    [`${p}out_proj.weight`]: linear('out'),
+  };
 }
 
 export interface HfExportOptions {

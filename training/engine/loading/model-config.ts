@@ -1,6 +1,5 @@
 // The shape of a Llama-family decoder, whatever file it came from. Every loader produces one of
 // these; every forward pass (plain JS, jax-js) reads only this and `DecoderWeights`.
-import { UnsupportedModelError } from '../errors.ts';
 
 /** How rotary frequencies are stretched for long contexts (Hugging Face `rope_scaling`). */
 export type RopeScaling =
@@ -109,13 +108,4 @@ export function paramCount(config: DecoderConfig): number {
     mixers = (nLayers - linearLayers) * attn + linearLayers * linear;
   }
   return mixers + nLayers * (mlp + 2 * dim) + embed + dim;
-}
-
-/** For backends and trainers that implement dense attention only: a named error otherwise. */
-export function requireDenseAttention(config: DecoderConfig, where: string): void {
-  if (config.hybrid) {
-    throw new UnsupportedModelError(
-      `${where} does not run Qwen3.5's Gated DeltaNet layers yet; use the CPU decoder (--backend wasm)`,
-    );
-  }
 }

@@ -181,6 +181,39 @@ export function writeTinyQwen35(
   writeSafetensorsFolder(folder, entries, options.shards ?? 1);
 }
 
+/** The folders every backend's correctness tests load: both layouts, each dtype, the shapes' corners. */
+export const QWEN35_CASES: { name: string; spec: Qwen35Spec; options: Qwen35FolderOptions }[] = [
+  {
+    name: 'ForCausalLM, f32, grouped value heads, tied',
+    spec: TINY_QWEN35,
+    options: { layout: 'causal', dtype: 'F32' },
+  },
+  {
+    name: 'ForConditionalGeneration (text_config nested, vision and MTP tensors skipped), bf16, 3 shards',
+    spec: TINY_QWEN35,
+    options: { layout: 'conditional', dtype: 'BF16', shards: 3, extras: true },
+  },
+  {
+    name: 'odd layer count from full_attention_interval, untied, equal k/v heads, f16',
+    spec: {
+      ...TINY_QWEN35,
+      layerTypes: [
+        'linear_attention',
+        'linear_attention',
+        'full_attention',
+        'linear_attention',
+        'linear_attention',
+      ],
+      tied: false,
+      linearValueHeads: 2,
+      linearValueHeadDim: 8,
+      convKernel: 3,
+      partialRotary: 0.5,
+    },
+    options: { layout: 'causal', dtype: 'F16', explicitLayerTypes: false },
+  },
+];
+
 export interface ReferenceOptions {
   /** The delta rule as torch_chunk_gated_delta_rule (default, chunks of 64) or token by token. */
   deltaRule?: 'chunked' | 'recurrent';

@@ -22,8 +22,7 @@ import {
   TINY_QWEN35,
   tinyQwen35Tensors,
   writeTinyQwen35,
-  type Qwen35FolderOptions,
-  type Qwen35Spec,
+  QWEN35_CASES,
 } from './qwen35-reference.test-support.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rlm-qwen35-'));
@@ -37,38 +36,6 @@ function stepwise(decoder: CpuDecoder, ids: readonly number[], slot = 0): Float3
   return ids.map((token, pos) => Float32Array.from(decoder.stepSync([{ slot, token, pos }])));
 }
 
-const cases: { name: string; spec: Qwen35Spec; options: Qwen35FolderOptions }[] = [
-  {
-    name: 'ForCausalLM, f32, grouped value heads, tied',
-    spec: TINY_QWEN35,
-    options: { layout: 'causal', dtype: 'F32' },
-  },
-  {
-    name: 'ForConditionalGeneration (text_config nested, vision and MTP tensors skipped), bf16, 3 shards',
-    spec: TINY_QWEN35,
-    options: { layout: 'conditional', dtype: 'BF16', shards: 3, extras: true },
-  },
-  {
-    name: 'odd layer count from full_attention_interval, untied, equal k/v heads, f16',
-    spec: {
-      ...TINY_QWEN35,
-      layerTypes: [
-        'linear_attention',
-        'linear_attention',
-        'full_attention',
-        'linear_attention',
-        'linear_attention',
-      ],
-      tied: false,
-      linearValueHeads: 2,
-      linearValueHeadDim: 8,
-      convKernel: 3,
-      partialRotary: 0.5,
-    },
-    options: { layout: 'causal', dtype: 'F16', explicitLayerTypes: false },
-  },
-];
-
 describe('Qwen3.5: logits against a float64 reference from Hugging Face modeling code', () => {
   it("the reference's chunked delta rule (chunks of 4 and 64) equals its recurrence", () => {
     const tensors = tinyQwen35Tensors(TINY_QWEN35, 7);
@@ -81,7 +48,7 @@ describe('Qwen3.5: logits against a float64 reference from Hugging Face modeling
     }
   });
 
-  for (const [i, testCase] of cases.entries()) {
+  for (const [i, testCase] of QWEN35_CASES.entries()) {
     it(testCase.name, () => {
       const folder = join(root, `case-${i}`);
       const tensors = tinyQwen35Tensors(testCase.spec, 40 + i);

@@ -1,8 +1,9 @@
 // Decoder weights, row-major, in the orientation y = W x (W is [out, in]), which is both llama2.c's
 // and Hugging Face's (nn.Linear) layout. Linears and embeddings are float32, or bf16 as stored in a
 // bf16 checkpoint (half the memory); norms and the small DeltaNet vectors are always float32.
+import { EngineError } from '../errors.ts';
 import { Bf16Array, type WeightArray } from './bf16.ts';
-import type { DecoderConfig } from './model-config.ts';
+import { deltaNetDims, type DecoderConfig } from './model-config.ts';
 
 /** A Qwen3.5 Gated DeltaNet layer's token mixer (Hugging Face's `linear_attn`). */
 export interface DeltaNetWeights {
@@ -66,10 +67,51 @@ export interface DecoderModel {
   weights: DecoderWeights;
 }
 
-export type LinearName = 'wq' | 'wk' | 'wv' | 'wo' | 'w1' | 'w2' | 'w3';
-export const LINEAR_NAMES: readonly LinearName[] = ['wq', 'wk', 'wv', 'wo', 'w1', 'w2', 'w3'];
+/** A full-attention or MLP linear (`layer.wq` ...). */
+export type AttentionLinear = 'wq' | 'wk' | 'wv' | 'wo' | 'w1' | 'w2' | 'w3';
+/** A Gated DeltaNet projection (`layer.deltaNet.inQkv` ...). */
+export type DeltaNetLinear = 'inQkv' | 'inZ' | 'inB' | 'inA' | 'out';
+export type LinearName = AttentionLinear | DeltaNetLinear;
+export const ATTENTION_LINEARS: readonly AttentionLinear[] = [
+  'wq',
+  'wk',
+  'wv',
+  'wo',
+  'w1',
+  'w2',
+  'w3',
+];
+export const DELTA_NET_LINEARS: readonly DeltaNetLinear[] = ['inQkv', 'inZ', 'inB', 'inA', 'out'];
+export const LINEAR_NAMES: readonly LinearName[] = [...ATTENTION_LINEARS, ...DELTA_NET_LINEARS];
+const MLP_LINEARS: readonly LinearName[] = ['w1', 'w2', 'w3'];
 
-/** [out, in] of each linear of a (full-attention) layer. */
+export function isDeltaNetLinear(name: LinearName): name is DeltaNetLinear {
+  return (DELTA_NET_LINEARS as readonly string[]).includes(name);
+}
+
+/** The linears layer `l` has: a DeltaNet layer's projections or attention's, then the MLP's. */
+export function layerLinears(config: DecoderConfig, l: number): readonly LinearName[] {
+  if (config.hybrid?.layerTypes[l] === 'linear_attention') {
+    return [...DELTA_NET_LINEARS, ...MLP_LINEARS];
+  }
+  return ATTENTION_LINEARS;
+}
+
+/** The weight of linear `name` in a layer (a DeltaNet projection from its mixer). */
+export function linearOf(layer: LayerWeights, name: LinearName): WeightArray {
+  if (!isDeltaNetLinear(name)) return layer[name];
+  if (!layer.deltaNet) throw new EngineError(`a full-attention layer has no '${name}'`);
+  return layer.deltaNet[name];
+}
+
+/** A copy of `layer` with linear `name` replaced. */
+export function withLinear(layer: LayerWeights, name: LinearName, w: WeightArray): LayerWeights {
+  if (!isDeltaNetLinear(name)) return { ...layer, [name]: w };
+  if (!layer.deltaNet) throw new EngineError(`a full-attention layer has no '${name}'`);
+  return { ...layer, deltaNet: { ...layer.deltaNet, [name]: w } };
+}
+
+/** [out, in] of each linear (a full-attention layer's, or a DeltaNet layer's projections). */
 export function linearShape(config: DecoderConfig, name: LinearName): [number, number] {
   const { dim, hiddenDim, nHeads, nKvHeads, headDim } = config;
   switch (name) {
@@ -85,6 +127,20 @@ export function linearShape(config: DecoderConfig, name: LinearName): [number, n
       return [hiddenDim, dim];
     case 'w2':
       return [dim, hiddenDim];
+  }
+  const h = config.hybrid;
+  if (!h) throw new EngineError(`'${name}' is a Gated DeltaNet projection; this model has none`);
+  const { valueDim, convDim } = deltaNetDims(h);
+  switch (name) {
+    case 'inQkv':
+      return [convDim, dim];
+    case 'inZ':
+      return [valueDim, dim];
+    case 'inB':
+    case 'inA':
+      return [h.linearValueHeads, dim];
+    case 'out':
+      return [dim, valueDim];
   }
 }
 

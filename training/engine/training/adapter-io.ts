@@ -4,7 +4,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError, MissingModelFileError, ShapeMismatchError } from '../errors.ts';
-import { HF_MODULE_NAMES, resolveTargets, type LoraArrays, type LoraConfig } from './lora.ts';
+import {
+  HF_MODULE_NAMES,
+  resolveTargets,
+  targetsByLayer,
+  type LoraArrays,
+  type LoraConfig,
+} from './lora.ts';
 import type { DecoderConfig } from '../loading/model-config.ts';
 import {
   readSafetensorsHeader,
@@ -14,8 +20,11 @@ import {
 } from '../loading/safetensors.ts';
 import {
   LINEAR_NAMES,
+  linearOf,
   linearShape,
+  withLinear,
   type DecoderModel,
+  type LayerWeights,
   type LinearName,
 } from '../loading/weights.ts';
 import { float32Of } from '../loading/bf16.ts';
@@ -28,6 +37,11 @@ const MODULE_GROUP: Record<LinearName, string> = {
   w1: 'mlp',
   w2: 'mlp',
   w3: 'mlp',
+  inQkv: 'linear_attn',
+  inZ: 'linear_attn',
+  inB: 'linear_attn',
+  inA: 'linear_attn',
+  out: 'linear_attn',
 };
 
 function key(layer: number, name: LinearName, part: 'lora_A' | 'lora_B'): string {
@@ -109,11 +123,11 @@ export function loadAdapter(
   }
   const lora: LoraConfig = { rank: raw.r, alpha: raw.lora_alpha, targets: raw.target_modules };
   const file = readSafetensorsHeader(weightsPath);
-  const targets = resolveTargets(lora.targets);
+  const byLayer = targetsByLayer(model, lora.targets);
   const arrays: LoraArrays = { layers: [] };
   for (let l = 0; l < model.nLayers; l++) {
     const layer: LoraArrays['layers'][number] = {};
-    for (const name of targets) {
+    for (const name of byLayer[l] ?? []) {
       const [out, inp] = linearShape(model, name);
       const check = (k: string, shape: number[]): Float32Array => {
         const info = file.tensors.get(k);
@@ -135,12 +149,12 @@ export function mergeLora(model: DecoderModel, lora: LoraConfig, arrays: LoraArr
   const scale = lora.alpha / lora.rank;
   const r = lora.rank;
   const layers = model.weights.layers.map((layer, l) => {
-    const merged = { ...layer };
+    let merged: LayerWeights = layer;
     for (const name of LINEAR_NAMES) {
       const pair = arrays.layers[l]?.[name];
       if (!pair) continue;
       const [out, inp] = linearShape(model.config, name);
-      const w = Float32Array.from(float32Of(layer[name]));
+      const w = Float32Array.from(float32Of(linearOf(layer, name)));
       for (let o = 0; o < out; o++) {
         for (let i = 0; i < inp; i++) {
           let s = 0;
@@ -148,7 +162,7 @@ export function mergeLora(model: DecoderModel, lora: LoraConfig, arrays: LoraArr
           w[o * inp + i] = (w[o * inp + i] ?? 0) + scale * s;
         }
       }
-      merged[name] = w;
+      merged = withLinear(merged, name, w);
     }
     return merged;
   });

@@ -5,7 +5,7 @@ import { numpy as np } from '@jax-js/jax';
 import { EngineError } from '../errors.ts';
 import type { DecoderConfig } from '../loading/model-config.ts';
 import { seededUniform } from '../loading/random-model.ts';
-import { LINEAR_NAMES, linearShape, type LinearName } from '../loading/weights.ts';
+import { layerLinears, LINEAR_NAMES, linearShape, type LinearName } from '../loading/weights.ts';
 
 type Arr = np.Array;
 
@@ -18,6 +18,11 @@ export const HF_MODULE_NAMES: Record<LinearName, string> = {
   w1: 'gate_proj',
   w2: 'down_proj',
   w3: 'up_proj',
+  inQkv: 'in_proj_qkv',
+  inZ: 'in_proj_z',
+  inB: 'in_proj_b',
+  inA: 'in_proj_a',
+  out: 'out_proj',
 };
 
 export interface LoraConfig {
@@ -72,16 +77,37 @@ export interface LoraArrays {
   layers: Partial<Record<LinearName, { a: Float32Array; b: Float32Array }>>[];
 }
 
+/**
+ * The targets layer by layer, as PEFT matches module names: a layer adapts the targets it has
+ * (Qwen3.5's linear-attention layers have in_proj_qkv..out_proj, its attention layers q_proj..);
+ * a target that no layer has is an error.
+ */
+export function targetsByLayer(model: DecoderConfig, targets: readonly string[]): LinearName[][] {
+  const names = resolveTargets(targets);
+  const byLayer = Array.from({ length: model.nLayers }, (_, l) => {
+    const present = layerLinears(model, l);
+    return names.filter((name) => present.includes(name));
+  });
+  for (const name of names) {
+    if (!byLayer.some((layer) => layer.includes(name))) {
+      throw new EngineError(
+        `LoRA target '${HF_MODULE_NAMES[name]}' is in no layer of this ${model.family} model`,
+      );
+    }
+  }
+  return byLayer;
+}
+
 export function initLoraArrays(
   model: DecoderConfig,
   config: LoraConfig,
   options: LoraInitOptions = {},
 ): LoraArrays {
   checkLoraConfig(config);
-  const targets = resolveTargets(config.targets);
+  const byLayer = targetsByLayer(model, config.targets);
   const next = seededUniform(options.seed ?? 0);
   return {
-    layers: Array.from({ length: model.nLayers }, () => {
+    layers: byLayer.map((targets) => {
       const layer: LoraArrays['layers'][number] = {};
       for (const name of targets) {
         const [out, inp] = linearShape(model, name);

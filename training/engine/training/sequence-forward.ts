@@ -3,8 +3,18 @@
 // function consumes its array arguments (jax-js ownership); callers pass `.ref`s to keep theirs.
 import { nn, numpy as np } from '@jax-js/jax';
 import type { JaxLayer, JaxWeights } from '../decoding/jax-decoder.ts';
-import { linearJ } from '../decoding/jax-decoder.ts';
-import { expJ, logSoftmaxJ, rmsNormJ, ropeJ, softmaxJ, swigluJ } from '../kernels/jax-layers.ts';
+import { deltaNetParamsOf, linearJ, weightOf } from '../decoding/jax-decoder.ts';
+import { deltaNetSequenceJ } from '../kernels/jax-delta-net.ts';
+import {
+  divSqrtJ,
+  expJ,
+  logSoftmaxJ,
+  partialRopeJ,
+  rmsNormJ,
+  sigmoidJ,
+  softmaxJ,
+  swigluJ,
+} from '../kernels/jax-layers.ts';
 import type { LoraLayer, LoraParams } from './lora.ts';
 import type { DecoderConfig } from '../loading/model-config.ts';
 import type { LinearName } from '../loading/weights.ts';
@@ -14,7 +24,7 @@ type Arr = np.Array;
 export interface SequenceInputs {
   /** int32 [batch, T] */
   tokens: Arr;
-  /** [T, headDim/2] rotary tables for positions 0..T-1 */
+  /** [T, rotaryDim/2] rotary tables for positions 0..T-1 */
   cos: Arr;
   sin: Arr;
 }
@@ -32,8 +42,18 @@ function materializedCotangent(y: Arr): Arr {
     .mul(0.5);
 }
 
-/** The linears whose outputs feed an elementwise chain (rotary, SwiGLU) before the next matmul. */
-const chained: ReadonlySet<LinearName> = new Set<LinearName>(['wq', 'wk', 'w1', 'w3']);
+/**
+ * The linears whose outputs feed an elementwise chain (rotary, SwiGLU, the DeltaNet's conv and
+ * gates) before the next matmul.
+ */
+const chained: ReadonlySet<LinearName> = new Set<LinearName>([
+  'wq',
+  'wk',
+  'w1',
+  'w3',
+  'inQkv',
+  'inZ',
+]);
 
 function adapted(
   x: Arr,
@@ -44,13 +64,19 @@ function adapted(
   scale: number,
 ): Arr {
   const pair = lora?.[name];
-  const y = linearJ(x.ref, layer[name], bias);
+  const y = linearJ(x.ref, weightOf(layer, name), bias);
   if (!pair) {
     x.dispose();
     // An adapted output has several consumers in the backward pass, so it is written anyway.
     return chained.has(name) ? materializedCotangent(y) : y;
   }
   return y.add(np.matmul(np.matmul(x, pair.a), pair.b).mul(scale));
+}
+
+/** Options of the forward pass that do not change its result. */
+export interface SequenceOptions {
+  /** Positions per chunk of the Gated DeltaNet's chunked delta rule (default 16). */
+  deltaChunk?: number;
 }
 
 /** Logits [batch, T, vocab]. */
@@ -60,63 +86,97 @@ export function sequenceLogits(
   lora: LoraParams | null,
   loraScale: number,
   s: SequenceInputs,
+  options: SequenceOptions = {},
 ): Arr {
-  const { nHeads, nKvHeads, headDim } = c;
   const [batch = 1, T = 1] = s.tokens.shape;
-  const group = nHeads / nKvHeads;
   // One-hot products instead of gathers: jax-js cannot differentiate a gather inside jit.
   let x = np.matmul(
     nn.oneHot(s.tokens, c.vocabSize).astype(w.tokenEmbedding.dtype),
     w.tokenEmbedding,
   );
-  const cos = s.cos.reshape([T, 1, headDim / 2]);
-  const sin = s.sin.reshape([T, 1, headDim / 2]);
+  const half = (c.hybrid?.rotaryDim ?? c.headDim) / 2;
+  const cos = s.cos.reshape([T, 1, half]);
+  const sin = s.sin.reshape([T, 1, half]);
   // mask[t, s] = s <= t
   const rows = np.arange(T).astype(np.int32);
   const causal = np.lessEqual(rows.ref.reshape([1, T]), rows.reshape([T, 1])).reshape([1, 1, T, T]);
   w.layers.forEach((layer, l) => {
     const ad = lora?.layers[l];
+    const linear = (h: Arr, name: LinearName, bias?: Arr): Arr =>
+      adapted(h, layer, ad, name, bias, loraScale);
     const h = rmsNormJ(x.ref, layer.attnNorm, c.normEps);
-    let q = adapted(h.ref, layer, ad, 'wq', layer.bq, loraScale).reshape([
-      batch,
-      T,
-      nHeads,
-      headDim,
-    ]);
-    let k = adapted(h.ref, layer, ad, 'wk', layer.bk, loraScale).reshape([
-      batch,
-      T,
-      nKvHeads,
-      headDim,
-    ]);
-    let v = adapted(h, layer, ad, 'wv', layer.bv, loraScale).reshape([batch, T, nKvHeads, headDim]);
-    if (layer.qNorm && layer.kNorm) {
-      q = rmsNormJ(q, layer.qNorm, c.normEps);
-      k = rmsNormJ(k, layer.kNorm, c.normEps);
+    const params = deltaNetParamsOf(layer);
+    if (params && c.hybrid) {
+      const core = deltaNetSequenceJ(
+        c.hybrid,
+        params,
+        {
+          qkv: linear(h.ref, 'inQkv'),
+          z: linear(h.ref, 'inZ'),
+          b: linear(h.ref, 'inB'),
+          a: linear(h, 'inA'),
+        },
+        c.normEps,
+        options.deltaChunk,
+      );
+      x = x.add(linear(core, 'out'));
+    } else {
+      x = x.add(attention(c, layer, linear, h, cos.ref, sin.ref, causal.ref, batch, T));
     }
-    q = ropeJ(q, cos.ref, sin.ref, c.ropeStyle).transpose([0, 2, 1, 3]);
-    k = ropeJ(k, cos.ref, sin.ref, c.ropeStyle).transpose([0, 2, 3, 1]);
-    v = v.transpose([0, 2, 1, 3]);
-    if (group > 1) {
-      k = np.repeat(k, group, 1);
-      v = np.repeat(v, group, 1);
-    }
-    const scores = np.matmul(q, k).mul(1 / Math.sqrt(headDim));
-    const probs = softmaxJ(np.where(causal.ref, scores, -1e30), -1);
-    const att = np
-      .matmul(probs, v)
-      .transpose([0, 2, 1, 3])
-      .reshape([batch, T, nHeads * headDim]);
-    x = x.add(adapted(att, layer, ad, 'wo', undefined, loraScale));
     const h2 = rmsNormJ(x.ref, layer.ffnNorm, c.normEps);
-    const gate = adapted(h2.ref, layer, ad, 'w1', undefined, loraScale);
-    const up = adapted(h2, layer, ad, 'w3', undefined, loraScale);
-    x = x.add(adapted(swigluJ(gate, up), layer, ad, 'w2', undefined, loraScale));
+    const gate = linear(h2.ref, 'w1');
+    const up = linear(h2, 'w3');
+    x = x.add(linear(swigluJ(gate, up), 'w2'));
   });
   cos.dispose();
   sin.dispose();
   causal.dispose();
   return linearJ(rmsNormJ(x, w.finalNorm, c.normEps), w.lmHead, undefined);
+}
+
+/** Causal self-attention of one layer, output-gated in Qwen3.5's full-attention layers. */
+function attention(
+  c: DecoderConfig,
+  layer: JaxLayer,
+  linear: (h: Arr, name: LinearName, bias?: Arr) => Arr,
+  h: Arr,
+  cos: Arr,
+  sin: Arr,
+  causal: Arr,
+  batch: number,
+  T: number,
+): Arr {
+  const { nHeads, nKvHeads, headDim } = c;
+  const group = nHeads / nKvHeads;
+  const qDim = nHeads * headDim;
+  let q = linear(h.ref, 'wq', layer.bq);
+  let gate: Arr | null = null;
+  if (c.hybrid) {
+    // q_proj writes each head's query, then its output gate.
+    const qg = q.reshape([batch, T, nHeads, 2 * headDim]);
+    gate = qg.ref.slice([], [], [], [headDim, 2 * headDim]).reshape([batch, T, qDim]);
+    q = qg.slice([], [], [], [0, headDim]);
+  }
+  q = q.reshape([batch, T, nHeads, headDim]);
+  let k = linear(h.ref, 'wk', layer.bk).reshape([batch, T, nKvHeads, headDim]);
+  let v = linear(h, 'wv', layer.bv).reshape([batch, T, nKvHeads, headDim]);
+  if (layer.qNorm && layer.kNorm) {
+    q = rmsNormJ(q, layer.qNorm, c.normEps);
+    k = rmsNormJ(k, layer.kNorm, c.normEps);
+  }
+  const rotary = c.hybrid?.rotaryDim ?? headDim;
+  q = partialRopeJ(q, cos.ref, sin.ref, c.ropeStyle, rotary).transpose([0, 2, 1, 3]);
+  k = partialRopeJ(k, cos, sin, c.ropeStyle, rotary).transpose([0, 2, 3, 1]);
+  v = v.transpose([0, 2, 1, 3]);
+  if (group > 1) {
+    k = np.repeat(k, group, 1);
+    v = np.repeat(v, group, 1);
+  }
+  const scores = divSqrtJ(np.matmul(q, k), headDim);
+  const probs = softmaxJ(np.where(causal, scores, -1e30), -1);
+  let att = np.matmul(probs, v).transpose([0, 2, 1, 3]).reshape([batch, T, qDim]);
+  if (gate) att = att.mul(sigmoidJ(gate));
+  return linear(att, 'wo');
 }
 
 /**
@@ -133,8 +193,9 @@ export function sequenceLogProbs(
   s: SequenceInputs,
   targets: Arr,
   inverseTemperature: Arr | null = null,
+  options: SequenceOptions = {},
 ): Arr {
-  const logits = tempered(sequenceLogits(c, w, lora, loraScale, s), inverseTemperature);
+  const logits = tempered(sequenceLogits(c, w, lora, loraScale, s, options), inverseTemperature);
   const [batch = 1, T = 1] = logits.shape;
   const logp = logSoftmaxJ(logits.slice([], [0, T - 1], []), -1);
   const pick = nn.oneHot(targets, c.vocabSize).astype(logp.dtype);
@@ -156,8 +217,9 @@ export function sequenceStats(
   s: SequenceInputs,
   targets: Arr,
   inverseTemperature: Arr | null = null,
+  options: SequenceOptions = {},
 ): [Arr, Arr] {
-  const logits = tempered(sequenceLogits(c, w, lora, loraScale, s), inverseTemperature);
+  const logits = tempered(sequenceLogits(c, w, lora, loraScale, s, options), inverseTemperature);
   const [batch = 1, T = 1] = logits.shape;
   const logp = logSoftmaxJ(logits.slice([], [0, T - 1], []), -1);
   const pick = nn.oneHot(targets, c.vocabSize).astype(logp.dtype);

@@ -9,7 +9,7 @@ import { referenceLogits } from '../loading/hf-reference.test-support.ts';
 import type { LoraArrays, LoraConfig } from './lora.ts';
 import { Trainer } from './trainer.ts';
 import { config, leafData, model, sequences, weights } from './trainer.test-support.ts';
-import type { DecoderModel, LinearName } from '../loading/weights.ts';
+import type { AttentionLinear, DecoderModel } from '../loading/weights.ts';
 import { float32Of } from '../loading/bf16.ts';
 
 function referenceLoss(model: DecoderModel): number {
@@ -106,7 +106,7 @@ beforeAll(async () => {
   await startBackend('wasm');
 });
 
-const LINEARS: LinearName[] = ['wq', 'wk', 'wv', 'wo', 'w1', 'w2', 'w3'];
+const LINEARS: AttentionLinear[] = ['wq', 'wk', 'wv', 'wo', 'w1', 'w2', 'w3'];
 
 describe('gradients against finite differences (float64)', () => {
   it('log-probs equal the reference forward', async () => {

@@ -15,7 +15,7 @@ import {
   type LoraInitOptions,
   type LoraParams,
 } from './lora.ts';
-import { requireDenseAttention, type DecoderConfig } from '../loading/model-config.ts';
+import type { DecoderConfig } from '../loading/model-config.ts';
 import {
   AdamW,
   globalNorm,
@@ -25,7 +25,7 @@ import {
   type LrSchedule,
 } from './optimizer.ts';
 import { ropeTables } from '../kernels/rope.ts';
-import { sequenceLogProbs, sequenceStats } from './sequence-forward.ts';
+import { sequenceLogProbs, sequenceStats, type SequenceOptions } from './sequence-forward.ts';
 import type { DecoderModel } from '../loading/weights.ts';
 
 type Arr = np.Array;
@@ -43,6 +43,8 @@ export interface TrainerOptions {
   dtype?: np.DType;
   /** Sequences are padded to a multiple of this, so few lengths compile (default 16). */
   padTo?: number;
+  /** Qwen3.5: positions per chunk of the chunked delta rule (default 16; any gives the same). */
+  deltaChunk?: number;
 }
 
 /** A batch of token sequences and, per next-token position, a weight (mask or cotangent). */
@@ -126,7 +128,6 @@ export class Trainer {
   readonly #referenceFn: OwnedFunction<(...args: Parameters<WeightedFn>) => Arr>;
 
   constructor(model: DecoderModel, options: TrainerOptions) {
-    requireDenseAttention(model.config, 'the trainer');
     this.#model = model;
     this.config = model.config;
     this.lora = options.lora;
@@ -148,6 +149,7 @@ export class Trainer {
     const c = this.config;
     const scale = this.loraScale;
     const full = options.lora === null;
+    const forward: SequenceOptions = { deltaChunk: options.deltaChunk };
     // The weights a forward pass reads: all of them trainable (full fine-tuning; the frozen tree is
     // unused and released) or frozen base weights under trainable adapters.
     const split = (trainable: Tree, frozen: Tree) => {
@@ -160,7 +162,16 @@ export class Trainer {
     // log p of the targets at 1 / inverseTemperature under the trainable tree.
     const logProbs = (trainable: Tree, frozen: Tree, s: Sequences) => {
       const { base, adapters } = split(trainable, frozen);
-      return sequenceLogProbs(c, base, adapters, scale, s, s.targets, s.inverseTemperature);
+      return sequenceLogProbs(
+        c,
+        base,
+        adapters,
+        scale,
+        s,
+        s.targets,
+        s.inverseTemperature,
+        forward,
+      );
     };
     // sum over positions of weights * logp, with the trainable tree first (what grad differentiates).
     const weighted: WeightedFn = (trainable, frozen, tokens, targets, weights, cos, sin, temp) =>
@@ -172,7 +183,7 @@ export class Trainer {
     this.#statsFn = jit(
       unweighted((trainable, frozen, s) => {
         const { base, adapters } = split(trainable, frozen);
-        return sequenceStats(c, base, adapters, scale, s, s.targets, s.inverseTemperature);
+        return sequenceStats(c, base, adapters, scale, s, s.targets, s.inverseTemperature, forward);
       }),
     );
     // The reference policy reads the base weights alone: the trainable tree is released unread.
@@ -180,7 +191,7 @@ export class Trainer {
       unweighted((trainable, frozen, s) => {
         tree.dispose(trainable);
         const base = frozen as unknown as JaxWeights;
-        return sequenceLogProbs(c, base, null, 0, s, s.targets, s.inverseTemperature);
+        return sequenceLogProbs(c, base, null, 0, s, s.targets, s.inverseTemperature, forward);
       }),
     );
   }
