@@ -2,18 +2,13 @@
 // chat_template.jinja that opens a thinking block) served as `local:PATH`: an RLM run goes end to
 // end on the model's own greedy output, whatever it is, and the replies carry the <think> tag the
 // template opened.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProvider } from '../../../app/models/index.ts';
-import { writeTinyTokenizer } from '../loading/hf-tokenizer.test-support.ts';
 import { loadLocalModel } from '../loading/local-model.ts';
-import {
-  TINY_QWEN35,
-  tinyQwen35Tensors,
-  writeTinyQwen35,
-} from '../loading/qwen35-reference.test-support.ts';
+import { writeTinyQwen35Chat } from '../loading/qwen35-reference.test-support.ts';
 import { localProviderFactory } from './local-provider-factory.ts';
 import { runRlmOnScript } from './scripted-model.test-support.ts';
 
@@ -22,28 +17,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const TEMPLATE = [
-  '{%- for message in messages %}',
-  "{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}",
-  '{%- endfor %}',
-  '{%- if add_generation_prompt %}',
-  "{{- '<|im_start|>assistant\\n' }}",
-  '{%- if enable_thinking is defined and enable_thinking is false %}',
-  "{{- '<think>\\n\\n</think>\\n\\n' }}",
-  '{%- else %}',
-  "{{- '<think>\\n' }}",
-  '{%- endif %}',
-  '{%- endif %}',
-].join('\n');
-
 const folder = join(dir, 'qwen35-tiny');
-writeTinyQwen35(folder, TINY_QWEN35, tinyQwen35Tensors(TINY_QWEN35, 11), {
-  layout: 'conditional',
-  dtype: 'BF16',
-});
-writeTinyTokenizer(folder);
-writeFileSync(join(folder, 'chat_template.jinja'), TEMPLATE);
-writeFileSync(join(folder, 'generation_config.json'), JSON.stringify({ eos_token_id: [262] }));
+writeTinyQwen35Chat(folder, 11);
 
 describe('local: a Qwen3.5 folder', () => {
   it('renders the chat template from chat_template.jinja, thinking tag included', async () => {

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeSafetensorsFolder } from './hf-export.ts';
+import { writeTinyTokenizer } from './hf-tokenizer.test-support.ts';
 import type { TensorToWrite } from './safetensors.ts';
 
 export interface Qwen35Spec {
@@ -213,6 +214,36 @@ export const QWEN35_CASES: { name: string; spec: Qwen35Spec; options: Qwen35Fold
     options: { layout: 'causal', dtype: 'F16', explicitLayerTypes: false },
   },
 ];
+
+/** A Qwen-style chat template that opens a thinking block, as Qwen3.5's does. */
+const CHAT_TEMPLATE = [
+  '{%- for message in messages %}',
+  "{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}",
+  '{%- endfor %}',
+  '{%- if add_generation_prompt %}',
+  "{{- '<|im_start|>assistant\\n' }}",
+  '{%- if enable_thinking is defined and enable_thinking is false %}',
+  "{{- '<think>\\n\\n</think>\\n\\n' }}",
+  '{%- else %}',
+  "{{- '<think>\\n' }}",
+  '{%- endif %}',
+  '{%- endif %}',
+].join('\n');
+
+/**
+ * A whole tiny Qwen3.5 folder as `local:` loads it: bf16 weights in the
+ * Qwen3_5ForConditionalGeneration layout, a byte-level tokenizer, the template in
+ * chat_template.jinja, stop token 262 in generation_config.json.
+ */
+export function writeTinyQwen35Chat(folder: string, seed: number): void {
+  writeTinyQwen35(folder, TINY_QWEN35, tinyQwen35Tensors(TINY_QWEN35, seed), {
+    layout: 'conditional',
+    dtype: 'BF16',
+  });
+  writeTinyTokenizer(folder);
+  writeFileSync(join(folder, 'chat_template.jinja'), CHAT_TEMPLATE);
+  writeFileSync(join(folder, 'generation_config.json'), JSON.stringify({ eos_token_id: [262] }));
+}
 
 export interface ReferenceOptions {
   /** The delta rule as torch_chunk_gated_delta_rule (default, chunks of 64) or token by token. */
