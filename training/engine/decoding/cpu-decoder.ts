@@ -253,9 +253,21 @@ export class CpuDecoder implements Decoder {
       this.#matmul(s.xb, s.hb, lw.w2, dim, hiddenDim, batch);
       for (let i = 0; i < batch * dim; i++) s.x[i] = (s.x[i] ?? 0) + (s.xb[i] ?? 0);
     }
-    for (let b = 0; b < batch; b++)
-      rmsNorm(s.x, b * dim, s.x, b * dim, w.finalNorm, dim, c.normEps);
-    this.#matmul(s.logits, s.x, w.lmHead, vocabSize, dim, batch);
+    // The output head only for the rows whose logits are read (a prefill's last position): the
+    // rows are packed to the front of x, their logits moved back to their places after.
+    const wanted: number[] = [];
+    inputs.forEach((input, b) => {
+      if (input.skipLogits !== true) wanted.push(b);
+    });
+    wanted.forEach((b, k) => {
+      if (k !== b) s.x.copyWithin(k * dim, b * dim, (b + 1) * dim);
+      rmsNorm(s.x, k * dim, s.x, k * dim, w.finalNorm, dim, c.normEps);
+    });
+    if (wanted.length > 0) this.#matmul(s.logits, s.x, w.lmHead, vocabSize, dim, wanted.length);
+    for (let k = wanted.length - 1; k >= 0; k--) {
+      const b = wanted[k] ?? k;
+      if (k !== b) s.logits.copyWithin(b * vocabSize, k * vocabSize, (k + 1) * vocabSize);
+    }
     return s.logits;
   }
 

@@ -10,6 +10,11 @@ export interface DecodeInput {
   slot: number;
   token: number;
   pos: number;
+  /**
+   * Nobody reads this position's logits (a prompt position before the last): a decoder may skip
+   * the output head for it and leave its row of the result unspecified.
+   */
+  skipLogits?: boolean;
 }
 
 export interface Decoder {

@@ -126,7 +126,8 @@ export async function generateBatch(
       const count = s.pos < s.prompt.length - 1 ? Math.min(decoder.maxChunk, remaining) : 1;
       for (let k = 0; k < count; k++) {
         const token = k === 0 ? s.token : (s.prompt[s.pos + k] ?? 0);
-        inputs.push({ slot: s.index, token, pos: s.pos + k });
+        const pos = s.pos + k;
+        inputs.push({ slot: s.index, token, pos, skipLogits: pos < s.prompt.length - 1 });
       }
       return count;
     });

@@ -104,6 +104,28 @@ describe('Qwen3.5 decoding: recurrence, pieces, batches', () => {
     }
   });
 
+  it('a step that skips some positions\' logits gives the others in their rows, unchanged', () => {
+    const vocab = model.config.vocabSize;
+    const a = tokens.slice(0, 7);
+    const b = tokens.slice(9, 13);
+    const aloneA = stepwise(new CpuDecoder(model), a);
+    const aloneB = stepwise(new CpuDecoder(model), b);
+    const decoder = new CpuDecoder(model, { maxBatch: 2 });
+    // Slot 0 wants only its last position, slot 1 its second and last: rows 6, 8 and 10.
+    const inputs = [
+      ...a.map((token, pos) => ({ slot: 0, token, pos, skipLogits: pos < a.length - 1 })),
+      ...b.map((token, pos) => ({ slot: 1, token, pos, skipLogits: pos !== 1 && pos !== 3 })),
+    ];
+    const logits = decoder.stepSync(inputs);
+    const expectRow = (r: number, expected: Float32Array | undefined) => {
+      const got = logits.subarray(r * vocab, (r + 1) * vocab);
+      expect(relativeError([got], [Array.from(expected ?? [])])).toBeLessThan(1e-6);
+    };
+    expectRow(6, aloneA[6]);
+    expectRow(8, aloneB[1]);
+    expectRow(10, aloneB[3]);
+  });
+
   it('batched decoding with different prompt lengths equals each sequence alone', () => {
     const prompts = [tokens.slice(0, 5), tokens.slice(3, 15), tokens.slice(7, 9)];
     const alone = prompts.map((p) => stepwise(new CpuDecoder(model), p));
