@@ -5,9 +5,9 @@ import { jit, numpy as np, tree, type OwnedFunction } from '@jax-js/jax';
 import type { BackendName, DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
 import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
 import { EngineError, GenerationError } from '../errors.ts';
-import { deltaNetStepJ, type DeltaNetParams } from '../kernels/jax-delta-net.ts';
+import { deltaNetStepJ, stateDtype, type DeltaNetParams } from '../kernels/jax-delta-net.ts';
 import { partialRopeJ, rmsNormJ, sigmoidJ, swigluJ } from '../kernels/jax-layers.ts';
-import { deltaNetDims, type DecoderConfig } from '../loading/model-config.ts';
+import { deltaNetDims, isLinearLayer, type DecoderConfig } from '../loading/model-config.ts';
 import { ropeTables } from '../kernels/rope.ts';
 import {
   linearOf,
@@ -172,7 +172,7 @@ interface StepInputs {
 /** Each row of a layer's state: the new one where the row is active, else the old one. */
 function blendRows(old: Arr, fresh: Arr, active: Arr): Arr {
   const shape = [active.shape[0] ?? 1, ...old.shape.slice(1).map(() => 1)];
-  const a = active.reshape(shape);
+  const a = (active.dtype === old.dtype ? active : active.astype(old.dtype)).reshape(shape);
   return old.mul(np.subtract(1, a.ref)).add(fresh.mul(a));
 }
 
@@ -350,8 +350,10 @@ export class JaxDecoder implements Decoder {
     this.#values = [];
     for (let l = 0; l < c.nLayers; l++) {
       const [keyShape, valueShape] = layerStateShapes(c, l, this.maxBatch, this.maxSeqLen);
+      // A DeltaNet layer's recurrent state stays float32 when the weights are f16.
+      const valueType = isLinearLayer(c, l) ? stateDtype(dtype) : dtype;
       this.#keys.push(np.zeros(keyShape, { dtype }));
-      this.#values.push(np.zeros(valueShape, { dtype }));
+      this.#values.push(np.zeros(valueShape, { dtype: valueType }));
     }
     const maxSeqLen = this.maxSeqLen;
     this.#step = jit((w: JaxWeights, s: StepInputs) => decodeStep(c, maxSeqLen, w, s));

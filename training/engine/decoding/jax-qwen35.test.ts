@@ -21,6 +21,7 @@ import {
 } from '../loading/qwen35-reference.test-support.ts';
 import type { DecoderModel } from '../loading/weights.ts';
 import { sequenceLogits } from '../training/sequence-forward.ts';
+import { createDecoder } from './create-decoder.ts';
 import { JaxDecoder, uploadWeights } from './jax-decoder.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rlm-jax-qwen35-'));
@@ -167,3 +168,35 @@ for (const backend of ['wasm', 'webgpu'] as const) {
     },
   );
 }
+
+describe.skipIf(noGpu !== null)(
+  `a bf16 Qwen3.5 checkpoint on WebGPU${noGpu ? ` (skipped: ${noGpu})` : ''}`,
+  () => {
+    it('stays f16 on the device where shader-f16 exists, else says it falls back to f32', async () => {
+      const info = await startBackend('webgpu');
+      const testCase = folders.find((f) => f.options.dtype === 'BF16');
+      if (!testCase) throw new Error('no bf16 case');
+      const { model } = loadHfDecoderModel(testCase.folder);
+      expect(model.storedAs).toBe('bf16');
+      const decoder = createDecoder(model, info, { maxSeqLen: 32 });
+      try {
+        const reference = qwen35ReferenceLogits(testCase.spec, testCase.tensors, tokens);
+        const logits: Float32Array[] = [];
+        for (const [pos, token] of tokens.entries()) {
+          logits.push(await decoder.step([{ slot: 0, token, pos }]));
+        }
+        if (info.shaderF16) {
+          expect(decoder.implementation).toContain('f16');
+          // f16 keeps about three decimal digits; the DeltaNet state stays f32.
+          expect(relativeError(logits, reference)).toBeLessThan(2e-2);
+        } else {
+          expect(decoder.implementation).toContain('f32');
+          expect(decoder.notes.join(' ')).toMatch(/bf16; this WebGPU device has no shader-f16/);
+          expect(relativeError(logits, reference)).toBeLessThan(1e-4);
+        }
+      } finally {
+        decoder.dispose();
+      }
+    }, 120_000);
+  },
+);

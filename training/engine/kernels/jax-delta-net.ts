@@ -10,6 +10,19 @@ import { divSqrtJ, expJ, l2NormJ, rmsNormJ, sigmoidJ, siluJ, softplusJ } from '.
 
 type Arr = np.Array;
 
+/**
+ * The delta rule and its state run in float32 whatever the weights' precision (float64 in
+ * gradient checks), as Hugging Face's torch_*_gated_delta_rule cast to float32: an f16 state
+ * would lose what the slow decay keeps over hundreds of positions.
+ */
+export function stateDtype(compute: np.DType): np.DType {
+  return compute === np.float64 ? np.float64 : np.float32;
+}
+
+function as(x: Arr, dtype: np.DType): Arr {
+  return x.dtype === dtype ? x : x.astype(dtype);
+}
+
 /** The per-layer parameters the core reads (the projections are the caller's, for LoRA). */
 export interface DeltaNetParams {
   /** [convDim, kernel] */
@@ -34,12 +47,14 @@ export interface DeltaNetInputs {
  */
 function headsOf(
   h: HybridConfig,
-  mixed: Arr,
+  convOut: Arr,
   p: DeltaNetParams,
   b: Arr,
   a: Arr,
 ): { q: Arr; k: Arr; v: Arr; beta: Arr; g: Arr } {
   const { keyDim, convDim } = deltaNetDims(h);
+  const state = stateDtype(convOut.dtype);
+  const mixed = as(convOut, state);
   const lead = mixed.shape.slice(0, -1);
   const keep = lead.map((): [] => []);
   const nk = h.linearKeyHeads;
@@ -52,18 +67,22 @@ function headsOf(
   const k = grouped(l2NormJ(split(keyDim, 2 * keyDim, nk, dk), 1e-6));
   const v = split(2 * keyDim, convDim, h.linearValueHeads, h.linearValueHeadDim);
   mixed.dispose();
-  const beta = sigmoidJ(b);
-  const g = expJ(p.aLog)
+  const beta = sigmoidJ(as(b, state));
+  const g = expJ(as(p.aLog, state))
     .neg()
-    .mul(softplusJ(a.add(p.dtBias)));
+    .mul(softplusJ(as(a, state).add(as(p.dtBias, state))));
   return { q, k, v, beta, g };
 }
 
-/** The gated RMSNorm over each value head: weight * x / rms(x) * silu(z). core [..., nv, dv]. */
+/** The gated RMSNorm over each value head: weight * x / rms(x) * silu(z), back in z's precision. */
 function gatedNorm(h: HybridConfig, core: Arr, z: Arr, weight: Arr, eps: number): Arr {
   const shape = core.shape;
-  const out = rmsNormJ(core, weight, eps).mul(siluJ(z.reshape(shape)));
-  return out.reshape([...shape.slice(0, -2), h.linearValueHeads * h.linearValueHeadDim]);
+  const compute = z.dtype;
+  const out = rmsNormJ(core, as(weight, core.dtype), eps).mul(
+    siluJ(as(z.reshape(shape), core.dtype)),
+  );
+  const flat = out.reshape([...shape.slice(0, -2), h.linearValueHeads * h.linearValueHeadDim]);
+  return as(flat, compute);
 }
 
 /**
@@ -217,9 +236,12 @@ export function deltaNetStepJ(
   const batch = x.qkv.shape[0] ?? 1;
   const { convDim } = deltaNetDims(h);
   const K = h.convKernel;
-  const keepOld = np.subtract(1, fresh);
+  const keepOld = np.subtract(1, as(fresh, state.recurrent.dtype));
   const window = np.concatenate(
-    [state.conv.mul(keepOld.ref.reshape([batch, 1, 1])), x.qkv.reshape([batch, 1, convDim])],
+    [
+      state.conv.mul(as(keepOld.ref, state.conv.dtype).reshape([batch, 1, 1])),
+      x.qkv.reshape([batch, 1, convDim]),
+    ],
     1,
   );
   // window [batch, K, convDim] . conv [convDim, K] summed over the kernel.

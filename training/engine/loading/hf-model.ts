@@ -41,7 +41,11 @@ export function loadHfDecoderModel(
   const bytes = weightBytes(weights);
   const gb = (n: number): string => `${(n / 1e9).toFixed(2)} GB`;
   notes.push(`weights take ${gb(bytes.total)} (bf16 ${gb(bytes.bf16)}, f32 ${gb(bytes.f32)})`);
-  return { model: { config: decoderConfig, weights }, notes };
+  const half = dtypes.includes('BF16') ? 'bf16' : dtypes.includes('F16') ? 'f16' : null;
+  return {
+    model: { config: decoderConfig, weights, ...(half ? { storedAs: half } : {}) },
+    notes,
+  };
 }
 
 export async function loadHuggingFaceModel(

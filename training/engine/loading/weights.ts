@@ -65,6 +65,8 @@ export interface DecoderWeights {
 export interface DecoderModel {
   config: DecoderConfig;
   weights: DecoderWeights;
+  /** The checkpoint's precision, where it was half (a GPU decoder keeps the weights f16 then). */
+  storedAs?: 'bf16' | 'f16';
 }
 
 /** A full-attention or MLP linear (`layer.wq` ...). */
