@@ -104,7 +104,7 @@ describe('Qwen3.5 decoding: recurrence, pieces, batches', () => {
     }
   });
 
-  it('a step that skips some positions\' logits gives the others in their rows, unchanged', () => {
+  it("a step that skips some positions' logits gives the others in their rows, unchanged", () => {
     const vocab = model.config.vocabSize;
     const a = tokens.slice(0, 7);
     const b = tokens.slice(9, 13);
