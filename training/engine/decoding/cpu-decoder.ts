@@ -1,7 +1,8 @@
-// Typed-array forward pass for decoding on the CPU. One token per sequence per step. The linears
-// run in a hand-written WebAssembly SIMD kernel (`wasm-matvec.ts`) over weights copied into its
-// memory; everything else (norms, rotary, attention) is plain JS, so there is no per-op dispatch. Follows llama2.c's run.c op for
-// op (so stories260K's greedy output matches it byte for byte) plus Qwen's biases and q/k norms.
+// Typed-array forward pass for decoding on the CPU: up to 16 positions per slot per step. The
+// linears run in a hand-written WebAssembly SIMD kernel (`wasm-matvec.ts`) over weights in its
+// memory; norms, rotary and attention are plain JS (`cpu-ops.ts`), so nothing is dispatched per
+// op. Follows llama2.c's run.c op for op (stories260K's greedy output matches it byte for byte),
+// plus Qwen's biases and q/k norms and Qwen3.5's Gated DeltaNet (`delta-net-cpu.ts`).
 import type { DecodeInput, Decoder, DecoderOptions } from './decoder.ts';
 import { DEFAULT_MAX_SEQ_LEN } from './decoder.ts';
 import { GenerationError } from '../errors.ts';
@@ -16,6 +17,8 @@ import type {
   DeltaNetWeights,
   LayerWeights,
 } from '../loading/weights.ts';
+import { addBias, embeddingRow, inArenas, matmulRows, rmsNorm } from './cpu-ops.ts';
+import { allocateScratch, scratchRows, scratchSizes, type Scratch } from './cpu-scratch.ts';
 import {
   deltaNetPosition,
   deltaNetScratch,
@@ -25,76 +28,6 @@ import {
   type DeltaNetState,
 } from './delta-net-cpu.ts';
 
-/** out[b*rows + r] = W[r,:] . x[b*cols : (b+1)*cols] for the `batch` vectors of x. */
-export function matmulRows(
-  out: Float32Array,
-  x: Float32Array,
-  weights: WeightArray,
-  rows: number,
-  cols: number,
-  batch: number,
-): void {
-  if (weights instanceof Bf16Array) {
-    // Plain JS over bf16 (no SIMD): widen one row at a time.
-    const row = new Float32Array(cols);
-    for (let r = 0; r < rows; r++) {
-      weights.widenInto(row, 0, r * cols, cols);
-      matmulRows(out.subarray(r), x, row, 1, cols, 1);
-      for (let b = 1; b < batch; b++) {
-        matmulRows(out.subarray(b * rows + r), x.subarray(b * cols), row, 1, cols, 1);
-      }
-    }
-    return;
-  }
-  const w = weights;
-  for (let r = 0; r < rows; r++) {
-    const wo = r * cols;
-    for (let b = 0; b < batch; b++) {
-      const xo = b * cols;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let c = 0;
-      for (; c + 3 < cols; c += 4) {
-        s0 += (w[wo + c] ?? 0) * (x[xo + c] ?? 0);
-        s1 += (w[wo + c + 1] ?? 0) * (x[xo + c + 1] ?? 0);
-        s2 += (w[wo + c + 2] ?? 0) * (x[xo + c + 2] ?? 0);
-        s3 += (w[wo + c + 3] ?? 0) * (x[xo + c + 3] ?? 0);
-      }
-      for (; c < cols; c++) s0 += (w[wo + c] ?? 0) * (x[xo + c] ?? 0);
-      out[b * rows + r] = s0 + s1 + s2 + s3;
-    }
-  }
-}
-
-export function rmsNorm(
-  out: Float32Array,
-  outOffset: number,
-  x: Float32Array,
-  xOffset: number,
-  weight: Float32Array,
-  size: number,
-  eps: number,
-): void {
-  let ss = 0;
-  for (let i = 0; i < size; i++) {
-    const v = x[xOffset + i] ?? 0;
-    ss += v * v;
-  }
-  const scale = 1 / Math.sqrt(Math.fround(Math.fround(ss / size) + eps));
-  for (let i = 0; i < size; i++) {
-    out[outOffset + i] = (weight[i] ?? 0) * (scale * (x[xOffset + i] ?? 0));
-  }
-}
-
-function addBias(v: Float32Array, bias: Float32Array | null, size: number, batch: number): void {
-  if (!bias) return;
-  for (let b = 0; b < batch; b++) {
-    for (let i = 0; i < size; i++) v[b * size + i] = (v[b * size + i] ?? 0) + (bias[i] ?? 0);
-  }
-}
-
 interface SlotCache {
   /** Per layer: [maxSeqLen, kvDim] (empty in linear-attention layers). */
   keys: Float32Array[];
@@ -103,28 +36,6 @@ interface SlotCache {
   deltaNet: (DeltaNetState | undefined)[];
   /** The position the slot's next input must have (a recurrent state cannot go back). */
   nextPos: number;
-}
-
-interface Scratch {
-  batch: number;
-  x: Float32Array;
-  xb: Float32Array;
-  q: Float32Array;
-  k: Float32Array;
-  v: Float32Array;
-  att: Float32Array;
-  attOut: Float32Array;
-  hb: Float32Array;
-  hb2: Float32Array;
-  logits: Float32Array;
-  /** Qwen3.5: q_proj's query and gate rows, the gate alone, and the DeltaNet projections. */
-  qg: Float32Array;
-  gate: Float32Array;
-  qkv: Float32Array;
-  z: Float32Array;
-  beta: Float32Array;
-  alpha: Float32Array;
-  core: Float32Array;
 }
 
 /** Prompt positions of one sequence a step takes (the scratch holds maxBatch times this). */
@@ -169,26 +80,8 @@ export class CpuDecoder implements Decoder {
     this.#arenas = arenas;
     this.#weights = arenas ? inArenas(arenas, model.weights) : model.weights;
     const make = (n: number): Float32Array => (arenas ? arenas.scratch(n) : new Float32Array(n));
-    this.#full = {
-      batch: this.maxBatch * PREFILL_CHUNK,
-      x: make(sizes.x),
-      xb: make(sizes.x),
-      q: make(sizes.q),
-      k: make(sizes.kv),
-      v: make(sizes.kv),
-      att: make(sizes.att),
-      attOut: make(sizes.q),
-      hb: make(sizes.hidden),
-      hb2: make(sizes.hidden),
-      logits: make(sizes.logits),
-      qg: make(sizes.qg),
-      gate: make(sizes.q),
-      qkv: make(sizes.qkv),
-      z: make(sizes.value),
-      beta: make(sizes.heads),
-      alpha: make(sizes.heads),
-      core: make(sizes.value),
-    };
+    this.#full = allocateScratch(model.config, this.maxBatch * PREFILL_CHUNK, this.maxSeqLen, make);
+
     const half = this.#weights.lmHead instanceof Bf16Array ? 'bf16 weights, f32 compute' : 'f32';
     this.implementation = arenas ? `js + wasm-simd matvec, ${half}` : `js, ${half}`;
     if (options.precision === 'f16')
@@ -459,95 +352,12 @@ export class CpuDecoder implements Decoder {
   }
 
   #scratchFor(batch: number): Scratch {
-    if (this.#scratch?.batch === batch) return this.#scratch;
-    const { dim, hiddenDim, nHeads, nKvHeads, headDim, vocabSize } = this.config;
-    const f = this.#full;
-    const scratch: Scratch = {
-      batch,
-      x: f.x.subarray(0, batch * dim),
-      xb: f.xb.subarray(0, batch * dim),
-      q: f.q.subarray(0, batch * nHeads * headDim),
-      k: f.k.subarray(0, batch * nKvHeads * headDim),
-      v: f.v.subarray(0, batch * nKvHeads * headDim),
-      att: f.att,
-      attOut: f.attOut.subarray(0, batch * nHeads * headDim),
-      hb: f.hb.subarray(0, batch * hiddenDim),
-      hb2: f.hb2.subarray(0, batch * hiddenDim),
-      logits: f.logits.subarray(0, batch * vocabSize),
-      qg: f.qg.subarray(0, (f.qg.length / f.batch) * batch),
-      gate: f.gate.subarray(0, batch * nHeads * headDim),
-      qkv: f.qkv.subarray(0, (f.qkv.length / f.batch) * batch),
-      z: f.z.subarray(0, (f.z.length / f.batch) * batch),
-      beta: f.beta.subarray(0, (f.beta.length / f.batch) * batch),
-      alpha: f.alpha.subarray(0, (f.alpha.length / f.batch) * batch),
-      core: f.core.subarray(0, (f.core.length / f.batch) * batch),
-    };
-    this.#scratch = scratch;
-    return scratch;
+    if (this.#scratch?.batch !== batch) this.#scratch = scratchRows(this.#full, batch);
+    return this.#scratch;
   }
 
   dispose(): void {
     this.#slots.fill(undefined);
     this.#scratch = undefined;
   }
-}
-
-function scratchSizes(c: DecoderConfig, batch: number, maxSeqLen: number) {
-  const linear = c.hybrid ? deltaNetDims(c.hybrid) : { convDim: 0, valueDim: 0 };
-  return {
-    x: batch * c.dim,
-    q: batch * c.nHeads * c.headDim,
-    kv: batch * c.nKvHeads * c.headDim,
-    att: maxSeqLen,
-    hidden: batch * c.hiddenDim,
-    logits: batch * c.vocabSize,
-    qg: c.hybrid ? 2 * batch * c.nHeads * c.headDim : 0,
-    qkv: batch * linear.convDim,
-    value: batch * linear.valueDim,
-    heads: batch * (c.hybrid?.linearValueHeads ?? 0),
-  };
-}
-
-function embeddingRow(
-  table: WeightArray,
-  token: number,
-  dim: number,
-  out: Float32Array,
-  offset: number,
-): void {
-  if (table instanceof Bf16Array) table.widenInto(out, offset, token * dim, dim);
-  else out.set(table.subarray(token * dim, (token + 1) * dim), offset);
-}
-
-/** The weights with every linear in the arenas (copied unless loaded there); norms stay in JS. */
-function inArenas(arenas: WeightArenas, w: DecoderWeights): DecoderWeights {
-  const lmHead = arenas.place(w.lmHead);
-  return {
-    // A tied table is read from the arenas' copy: one copy of the largest tensor, not two.
-    tokenEmbedding: w.tokenEmbedding === w.lmHead ? lmHead : w.tokenEmbedding,
-    finalNorm: w.finalNorm,
-    lmHead,
-    layers: w.layers.map((l) => ({
-      ...l,
-      wq: arenas.place(l.wq),
-      wk: arenas.place(l.wk),
-      wv: arenas.place(l.wv),
-      wo: arenas.place(l.wo),
-      w1: arenas.place(l.w1),
-      w2: arenas.place(l.w2),
-      w3: arenas.place(l.w3),
-      ...(l.deltaNet
-        ? {
-            deltaNet: {
-              ...l.deltaNet,
-              inQkv: arenas.place(l.deltaNet.inQkv),
-              inZ: arenas.place(l.deltaNet.inZ),
-              inB: arenas.place(l.deltaNet.inB),
-              inA: arenas.place(l.deltaNet.inA),
-              out: arenas.place(l.deltaNet.out),
-            },
-          }
-        : {}),
-    })),
-  };
 }

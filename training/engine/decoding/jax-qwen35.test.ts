@@ -22,7 +22,8 @@ import {
 import type { DecoderModel } from '../loading/weights.ts';
 import { sequenceLogits } from '../training/sequence-forward.ts';
 import { createDecoder } from './create-decoder.ts';
-import { JaxDecoder, uploadWeights } from './jax-decoder.ts';
+import { uploadWeights } from '../kernels/jax-weights.ts';
+import { JaxDecoder } from './jax-decoder.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rlm-jax-qwen35-'));
 afterAll(() => {

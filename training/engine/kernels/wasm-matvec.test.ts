@@ -1,6 +1,7 @@
 // The SIMD matvec kernel against plain JS: odd shapes (cols % 8 === 4), batches, whole decoders.
 import { describe, expect, it } from 'vitest';
-import { CpuDecoder, matmulRows } from '../decoding/cpu-decoder.ts';
+import { CpuDecoder } from '../decoding/cpu-decoder.ts';
+import { matmulRows } from '../decoding/cpu-ops.ts';
 import type { DecoderConfig } from '../loading/model-config.ts';
 import { randomDecoderModel } from '../loading/random-model.ts';
 import { WasmArena } from './wasm-matvec.ts';

@@ -2,8 +2,8 @@
 // LoRA deltas on the targeted linears, and per-token log-probabilities of each next token. Every
 // function consumes its array arguments (jax-js ownership); callers pass `.ref`s to keep theirs.
 import { nn, numpy as np } from '@jax-js/jax';
-import type { JaxLayer, JaxWeights } from '../decoding/jax-decoder.ts';
-import { deltaNetParamsOf, linearJ, weightOf } from '../decoding/jax-decoder.ts';
+import type { JaxLayer, JaxWeights } from '../kernels/jax-weights.ts';
+import { deltaNetParamsOf, linearJ, weightOf } from '../kernels/jax-weights.ts';
 import { deltaNetSequenceJ } from '../kernels/jax-delta-net.ts';
 import {
   divSqrtJ,

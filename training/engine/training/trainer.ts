@@ -4,7 +4,7 @@
 // AdamW with a schedule, adapter checkpoints as safetensors and merged exports.
 import { jit, numpy as np, tree, valueAndGrad, type JsTree, type OwnedFunction } from '@jax-js/jax';
 import { EngineError } from '../errors.ts';
-import { uploadWeights, type JaxWeights } from '../decoding/jax-decoder.ts';
+import { uploadWeights, type JaxWeights } from '../kernels/jax-weights.ts';
 import {
   checkLoraConfig,
   downloadLora,

@@ -1,7 +1,7 @@
 // Device weights back to host DecoderWeights (after full fine-tuning), undoing the [in, out]
 // transposition of the linears.
 import type { numpy as np } from '@jax-js/jax';
-import { weightOf, type JaxLayer, type JaxWeights } from '../decoding/jax-decoder.ts';
+import { weightOf, type JaxLayer, type JaxWeights } from '../kernels/jax-weights.ts';
 import type { DecoderConfig } from '../loading/model-config.ts';
 import type { DecoderModel, LayerWeights, LinearName } from '../loading/weights.ts';
 
