@@ -9,6 +9,7 @@ import { GenerationError } from '../errors.ts';
 import { deltaNetDims, isLinearLayer, type DecoderConfig } from '../loading/model-config.ts';
 import { applyRope, ropeTables, type RopeTables } from '../kernels/rope.ts';
 import { WeightArenas } from '../kernels/weight-arenas.ts';
+import type { AttentionKernels } from '../kernels/wasm-attention.ts';
 import { Bf16Array, type WeightArray } from '../loading/bf16.ts';
 import { weightBytes } from '../loading/weights.ts';
 import type {
@@ -72,11 +73,19 @@ export class CpuDecoder implements Decoder {
     this.#slots = new Array<SlotCache | undefined>(this.maxBatch).fill(undefined);
     const sizes = scratchSizes(model.config, this.maxBatch * PREFILL_CHUNK, this.maxSeqLen);
     const scratchBytes = 4 * Object.values(sizes).reduce((a, b) => a + b, 0) * 2;
+    const c = model.config;
+    const attentionLayers =
+      c.nLayers - (c.hybrid?.layerTypes.filter((t) => t !== 'full_attention').length ?? 0);
+    // Every slot's KV cache lives beside the weights, where the attention kernels read it.
+    const cacheBytes =
+      8 * this.maxBatch * attentionLayers * this.maxSeqLen * c.nKvHeads * c.headDim;
     const arenas =
       options.simd === false
         ? null
         : (options.arenas ??
-          WeightArenas.create(weightBytes(model.weights).total + scratchBytes + 4096 * 16));
+          WeightArenas.create(
+            weightBytes(model.weights).total + scratchBytes + cacheBytes + 4096 * 16,
+          ));
     this.#arenas = arenas;
     this.#weights = arenas ? inArenas(arenas, model.weights) : model.weights;
     const make = (n: number): Float32Array => (arenas ? arenas.scratch(n) : new Float32Array(n));
@@ -282,6 +291,11 @@ export class CpuDecoder implements Decoder {
     const qDim = nHeads * headDim;
     const kvDim = nKvHeads * headDim;
     const att = s.att;
+    const kernels = this.#arenas?.attentionFor(keys, values, s.q, att, s.attOut);
+    if (kernels && headDim % 4 === 0) {
+      attendInWasm(kernels, s, b, pos, keys, values, scale, group, this.config);
+      return;
+    }
     for (let h = 0; h < nHeads; h++) {
       const qo = b * qDim + h * headDim;
       const ko = Math.floor(h / group) * headDim;
@@ -326,9 +340,18 @@ export class CpuDecoder implements Decoder {
       const c = this.config;
       const size = this.maxSeqLen * c.nKvHeads * c.headDim;
       const layers = Array.from({ length: c.nLayers }, (_, l) => isLinearLayer(c, l));
+      // In the arenas (when there is room) so the attention kernels can read the cache.
+      const make = (n: number): Float32Array => {
+        if (n === 0 || !this.#arenas) return new Float32Array(n);
+        try {
+          return this.#arenas.scratch(n);
+        } catch {
+          return new Float32Array(n);
+        }
+      };
       cache = {
-        keys: layers.map((linear) => new Float32Array(linear ? 0 : size)),
-        values: layers.map((linear) => new Float32Array(linear ? 0 : size)),
+        keys: layers.map((linear) => make(linear ? 0 : size)),
+        values: layers.map((linear) => make(linear ? 0 : size)),
         deltaNet: layers.map((linear) =>
           linear && c.hybrid ? newDeltaNetState(c.hybrid) : undefined,
         ),
@@ -359,5 +382,52 @@ export class CpuDecoder implements Decoder {
   dispose(): void {
     this.#slots.fill(undefined);
     this.#scratch = undefined;
+  }
+}
+
+/** #attend through the WebAssembly kernels: dot products and the weighted sum in SIMD. */
+function attendInWasm(
+  kernels: AttentionKernels,
+  s: Scratch,
+  b: number,
+  pos: number,
+  keys: Float32Array,
+  values: Float32Array,
+  scale: number,
+  group: number,
+  c: DecoderConfig,
+): void {
+  const { headDim, nHeads, nKvHeads } = c;
+  const qDim = nHeads * headDim;
+  const stride = nKvHeads * headDim * 4;
+  const att = s.att;
+  for (let h = 0; h < nHeads; h++) {
+    const qo = b * qDim + h * headDim;
+    const ko = Math.floor(h / group) * headDim * 4;
+    kernels.dots(
+      att.byteOffset,
+      s.q.byteOffset + qo * 4,
+      keys.byteOffset + ko,
+      pos + 1,
+      headDim,
+      stride,
+    );
+    let max = -Infinity;
+    for (let t = 0; t <= pos; t++) max = Math.max(max, (att[t] ?? 0) * scale);
+    let sum = 0;
+    for (let t = 0; t <= pos; t++) {
+      const e = Math.exp((att[t] ?? 0) * scale - max);
+      att[t] = e;
+      sum += e;
+    }
+    for (let t = 0; t <= pos; t++) att[t] = (att[t] ?? 0) / sum;
+    kernels.weighted(
+      s.attOut.byteOffset + qo * 4,
+      att.byteOffset,
+      values.byteOffset + ko,
+      pos + 1,
+      headDim,
+      stride,
+    );
   }
 }

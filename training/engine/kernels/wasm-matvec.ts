@@ -30,6 +30,7 @@ import {
   loopUntil,
   functionBody,
 } from './wasm-assembly.ts';
+import { attentionModuleBytes, type AttentionKernels } from './wasm-attention.ts';
 
 /** One kernel's WebAssembly instructions, in order; longer than ~60 lines as one listing. */
 /** matvec(out, x, w, rows, cols): byte addresses; cols % 4 === 0. */
@@ -347,14 +348,17 @@ export class WasmArena {
   /** The same with bf16 weights (cols % 8 === 0). */
   readonly matvecBf16: MatvecKernel;
   readonly matvec4Bf16: MatvecKernel;
+  /** Attention over a KV cache held in this memory (wasm-attention.ts). */
+  readonly attention: AttentionKernels;
   #next = 0;
 
-  private constructor(memory: WasmMemory, kernels: Kernels) {
+  private constructor(memory: WasmMemory, kernels: Kernels, attention: AttentionKernels) {
     this.memory = memory;
     this.matvec = kernels.matvec;
     this.matvec4 = kernels.matvec4;
     this.matvecBf16 = kernels.matvecBf16;
     this.matvec4Bf16 = kernels.matvec4Bf16;
+    this.attention = attention;
   }
 
   /** An arena of `floats` float32s' bytes, or null where WebAssembly SIMD is unavailable. */
@@ -372,7 +376,14 @@ export class WasmArena {
       const memory = new wasm.Memory({ initial: pages });
       const module = new wasm.Module(moduleBytes());
       const instance = new wasm.Instance(module, { env: { memory } });
-      return new WasmArena(memory, instance.exports as unknown as Kernels);
+      const attention = new wasm.Instance(new wasm.Module(attentionModuleBytes()), {
+        env: { memory },
+      });
+      return new WasmArena(
+        memory,
+        instance.exports as unknown as Kernels,
+        attention.exports as unknown as AttentionKernels,
+      );
     } catch {
       return null;
     }

@@ -4,6 +4,7 @@
 // memory than its weights copies them to a staging area there (vectors are tiny beside weights).
 import { Bf16Array, type WeightArray, type WeightStore } from '../loading/bf16.ts';
 import { WasmArena } from './wasm-matvec.ts';
+import type { AttentionKernels } from './wasm-attention.ts';
 
 /** Bytes each memory keeps for staging vectors (untouched, so free, unless a product needs it). */
 const STAGE_BYTES = 256 * 1024 * 1024;
@@ -67,6 +68,14 @@ export class WeightArenas implements WeightStore {
   holds(w: WeightArray): boolean {
     const buffer = w instanceof Bf16Array ? w.bits.buffer : w.buffer;
     return this.#byBuffer.has(buffer);
+  }
+
+  /** The attention kernels, when every array lies in one memory of the arenas; else null. */
+  attentionFor(...arrays: Float32Array[]): AttentionKernels | null {
+    const segment = this.#byBuffer.get(arrays[0]?.buffer ?? new ArrayBuffer(0));
+    if (!segment) return null;
+    const buffer = segment.arena.memory.buffer;
+    return arrays.every((a) => a.buffer === buffer) ? segment.arena.attention : null;
   }
 
   /** The array in the arenas: itself when it is already there. */
