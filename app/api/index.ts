@@ -6,6 +6,7 @@ export * from './papers.ts';
 export * from './runs.ts';
 export * from './settings-endpoints.ts';
 export * from './evals.ts';
+export * from './datasets.ts';
 export * from './training.ts';
 export * from './cluster.ts';
 export * from './protocol.ts';

@@ -69,3 +69,18 @@ export {
   type StartedEval,
 } from './batch-eval.ts';
 export { evidenceReward, type EvidenceReward } from './reward.ts';
+export {
+  generateDataset,
+  generateGroup,
+  groupPapers,
+  parseTeacherReply,
+  questionOverlap,
+  splitOf,
+  MalformedTeacherReplyError,
+  GenerationInputError,
+  GENERATION_TEMPLATE,
+  GENERATION_AGENT_ID,
+  type GenerationProgress,
+  type PaperGroup,
+} from './dataset-generation.ts';
+export { importDataset, exportDataset, type ImportReport } from './dataset-files.ts';

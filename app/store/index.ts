@@ -28,3 +28,12 @@ export {
 } from './runs.ts';
 export { EvalStore, EvalNotFoundError, type NewEval } from './evals.ts';
 export { hasMarker, setMarker } from './markers.ts';
+export {
+  DatasetStore,
+  DatasetNotFoundError,
+  DatasetNameTakenError,
+  QuestionNotFoundError,
+  sourceOf,
+  type QuestionFilter,
+  type QuestionEdit,
+} from './datasets.ts';

@@ -189,6 +189,43 @@ export const migrations: readonly Migration[] = [
             SELECT sha256, kind, title, authors, pages, words, json_array_length(sections), LENGTH(pdf)
             FROM documents;`,
   },
+  {
+    version: 9,
+    name: 'datasets',
+    // Evidence datasets made in the app (datasets.ts). A generation group's outcome and its
+    // questions are written in one transaction, so a stopped generation resumes at a group edge;
+    // every attempt at a group is kept (a failed one's reply too).
+    sql: `CREATE TABLE datasets (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            generation TEXT,
+            groups_planned INTEGER NOT NULL DEFAULT 0
+          ) STRICT;
+          CREATE TABLE dataset_questions (
+            dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            question TEXT NOT NULL,
+            set_name TEXT NOT NULL,
+            paper_ids TEXT NOT NULL,
+            gold TEXT NOT NULL,
+            split TEXT NOT NULL CHECK (split IN ('train', 'validation')),
+            group_id TEXT,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+            provenance TEXT NOT NULL,
+            edited_at INTEGER,
+            PRIMARY KEY (dataset_id, id)
+          ) STRICT;
+          CREATE TABLE dataset_groups (
+            dataset_id TEXT NOT NULL REFERENCES datasets(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            group_id TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            PRIMARY KEY (dataset_id, seq)
+          ) STRICT;`,
+  },
 ];
 
 export class WorkspaceTooNewError extends Error {

@@ -1,0 +1,109 @@
+// Evidence datasets kept in the workspace: questions over groups of a paper set's papers, each with
+// gold spans located in the papers' text and where it came from (a teacher model's generation, an
+// import, a hand edit). Generation groups similar papers, asks a teacher for questions per group
+// and keeps what it can verify; a group's outcome is stored once it is done, so a stopped
+// generation resumes at the next group.
+import { z } from 'zod';
+import { ErrorInfo } from './runs.ts';
+
+/** A gold span: a range of the paper's text as the REPL sees it, and the text there. */
+export const GoldSpan = z
+  .object({
+    paperId: z.string().min(1),
+    start: z.number().int().min(0),
+    end: z.number().int().min(0),
+    text: z.string().min(1),
+  })
+  .strict();
+export type GoldSpan = z.infer<typeof GoldSpan>;
+
+export const Provenance = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('teacher'),
+    teacher: z.string(),
+    /** The prompt template's file, version included (dataset-questions.v1.md). */
+    prompt: z.string(),
+    at: z.number(),
+  }),
+  z.object({ kind: z.literal('imported'), format: z.string(), from: z.string(), at: z.number() }),
+  z.object({ kind: z.literal('hand'), at: z.number() }),
+]);
+export type Provenance = z.infer<typeof Provenance>;
+
+export const QuestionStatus = z.enum(['pending', 'approved', 'rejected']);
+export type QuestionStatus = z.infer<typeof QuestionStatus>;
+
+export const DatasetQuestion = z.object({
+  id: z.string(),
+  question: z.string(),
+  set: z.string(),
+  paperIds: z.array(z.string()),
+  gold: z.array(GoldSpan),
+  split: z.enum(['train', 'validation']),
+  /** The group of similar papers it was written over (generation), or null. */
+  group: z.string().nullable(),
+  status: QuestionStatus,
+  /** Where it came from first; `editedAt` once a person changed it. */
+  provenance: Provenance,
+  editedAt: z.number().nullable(),
+});
+export type DatasetQuestion = z.infer<typeof DatasetQuestion>;
+
+export const GenerationOptions = z
+  .object({
+    set: z.string().min(1),
+    teacher: z.string().min(1),
+    /** Groups to write (default: as many as the set has papers for). */
+    groups: z.number().int().min(1).optional(),
+    groupSize: z.number().int().min(1).max(50).default(10),
+    perGroup: z.number().int().min(1).max(20).default(3),
+    seed: z.number().int().default(0),
+    /** Share of groups kept for validation (by group, so no paper group is in both splits). */
+    validation: z.number().min(0).max(1).default(0.2),
+    /** Characters of each paper's text the teacher reads (its start). */
+    maxCharsPerPaper: z.number().int().min(500).default(12_000),
+  })
+  .strict();
+export type GenerationOptions = z.infer<typeof GenerationOptions>;
+
+/** Why a candidate (or one of its spans) was not kept. */
+export const Dropped = z.object({
+  group: z.string(),
+  question: z.string().nullable(),
+  reason: z.string(),
+});
+export type Dropped = z.infer<typeof Dropped>;
+
+export const GroupOutcome = z.object({
+  group: z.string(),
+  paperIds: z.array(z.string()),
+  split: z.enum(['train', 'validation']),
+  status: z.enum(['done', 'failed']),
+  kept: z.number().int(),
+  dropped: z.array(Dropped),
+  /** The teacher's reply as it came (nothing generated is lost). */
+  reply: z.string().nullable(),
+  error: ErrorInfo.nullable(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  costUsd: z.number().nullable(),
+});
+export type GroupOutcome = z.infer<typeof GroupOutcome>;
+
+export const DatasetSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  /** The generation's options, when it was generated. */
+  generation: GenerationOptions.nullable(),
+  questions: z.number().int(),
+  train: z.number().int(),
+  validation: z.number().int(),
+  approved: z.number().int(),
+  rejected: z.number().int(),
+  groupsDone: z.number().int(),
+  groupsPlanned: z.number().int(),
+  costUsd: z.number().nullable(),
+});
+export type DatasetSummary = z.infer<typeof DatasetSummary>;
