@@ -12,6 +12,7 @@ import { serveCommand } from './serve-command.ts';
 import { generateCommand } from './generate-command.ts';
 import { trainJobCommand } from './train-job-command.ts';
 import { clusterCommand } from './cluster-command.ts';
+import { datasetCommand } from './dataset-command.ts';
 
 export function buildProgram(): Command {
   const program = new Command('rlm-studio')
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
     .addCommand(exportCommand())
     .addCommand(syntheticCommand())
     .addCommand(scoreCommand())
+    .addCommand(datasetCommand())
     .addCommand(evalCommand())
     .addCommand(convertCommand())
     .addCommand(generateCommand())
