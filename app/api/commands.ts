@@ -5,6 +5,7 @@ import { paperCommands } from './papers.ts';
 import { runCommands } from './runs.ts';
 import { endpointCommands } from './settings-endpoints.ts';
 import { evalCommands } from './evals.ts';
+import { datasetCommands } from './datasets.ts';
 import { trainCommands } from './training.ts';
 import { runEvaluationCommands } from './run-evaluation.ts';
 import { clusterCommands } from './cluster.ts';
@@ -88,6 +89,7 @@ export const commands = {
   ...runCommands,
   ...endpointCommands,
   ...evalCommands,
+  ...datasetCommands,
   ...trainCommands,
   ...runEvaluationCommands,
   ...clusterCommands,

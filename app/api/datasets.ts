@@ -107,3 +107,115 @@ export const DatasetSummary = z.object({
   costUsd: z.number().nullable(),
 });
 export type DatasetSummary = z.infer<typeof DatasetSummary>;
+
+export const QuestionFilterRequest = z
+  .object({
+    split: z.enum(['train', 'validation']).optional(),
+    group: z.string().optional(),
+    status: QuestionStatus.optional(),
+    source: z.enum(['teacher', 'imported', 'hand']).optional(),
+    text: z.string().max(1000).optional(),
+  })
+  .strict();
+
+const DatasetRef = z.object({ dataset: z.string().min(1) }).strict();
+
+export const datasetCommands = {
+  'datasets.list': {
+    summary: "The workspace's evidence datasets, most recently changed first.",
+    request: z.object({}).strict(),
+    response: z.object({ datasets: z.array(DatasetSummary) }),
+  },
+  'datasets.get': {
+    summary:
+      "A dataset's summary and its questions (filtered by split, group, approval, source, text).",
+    request: DatasetRef.extend({ filter: QuestionFilterRequest.default({}) }).strict(),
+    response: z.object({ dataset: DatasetSummary, questions: z.array(DatasetQuestion) }),
+  },
+  'datasets.report': {
+    summary:
+      "A generated dataset's group outcomes: each teacher reply, what was kept, every reason a candidate was dropped.",
+    request: DatasetRef,
+    response: z.object({ outcomes: z.array(GroupOutcome) }),
+  },
+  'datasets.generate': {
+    summary:
+      'Starts (or resumes: same name and options) a generation; progress streams as dataset.progress, its end as dataset.finished.',
+    request: z.object({ name: z.string().min(1).max(200), options: GenerationOptions }).strict(),
+    response: z.object({ dataset: DatasetSummary }),
+  },
+  'datasets.cancel': {
+    summary: 'Stops a running generation at the next group edge; a later generate resumes it.',
+    request: DatasetRef,
+    response: z.object({ canceled: z.boolean() }),
+  },
+  'datasets.rename': {
+    summary: 'Renames a dataset (names are unique).',
+    request: DatasetRef.extend({ name: z.string().min(1).max(200) }).strict(),
+    response: z.object({ dataset: DatasetSummary }),
+  },
+  'datasets.delete': {
+    summary: 'Deletes a dataset and its questions.',
+    request: DatasetRef,
+    response: z.object({ deleted: z.boolean() }),
+  },
+  'datasets.import': {
+    summary:
+      'Imports a QASPER, SkyRL or our dataset file (carried papers into the set its questions name; gold spans located).',
+    request: z
+      .object({
+        path: z.string().min(1),
+        format: z.enum(['ours', 'skyrl', 'qasper']),
+        name: z.string().min(1).max(200),
+      })
+      .strict(),
+    response: z.object({ dataset: DatasetSummary, issues: z.array(z.string()) }),
+  },
+  'datasets.export': {
+    summary: 'Writes a dataset as JSON lines: SkyRL rows (for the cluster) or ours.',
+    request: DatasetRef.extend({
+      format: z.enum(['skyrl', 'ours']),
+      path: z.string().min(1),
+      split: z.enum(['train', 'validation']).optional(),
+    }).strict(),
+    response: z.object({ rows: z.number().int(), path: z.string() }),
+  },
+  'datasets.editQuestion': {
+    summary:
+      "Changes a question's text, gold spans, approval or split; a change of text or spans marks it edited by hand.",
+    request: DatasetRef.extend({
+      id: z.string().min(1),
+      question: z.string().min(1).optional(),
+      gold: z.array(GoldSpan).optional(),
+      status: QuestionStatus.optional(),
+      split: z.enum(['train', 'validation']).optional(),
+    }).strict(),
+    response: z.object({ question: DatasetQuestion }),
+  },
+  'datasets.deleteQuestion': {
+    summary: 'Removes a question from a dataset.',
+    request: DatasetRef.extend({ id: z.string().min(1) }).strict(),
+    response: z.object({ deleted: z.boolean() }),
+  },
+} as const;
+
+export const datasetEvents = [
+  z.object({
+    kind: z.literal('dataset.progress'),
+    at: z.number(),
+    dataset: z.string(),
+    groupsDone: z.number().int(),
+    groupsPlanned: z.number().int(),
+    questions: z.number().int(),
+    costUsd: z.number().nullable(),
+    outcome: GroupOutcome,
+  }),
+  z.object({
+    kind: z.literal('dataset.finished'),
+    at: z.number(),
+    dataset: z.string(),
+    status: z.enum(['done', 'canceled', 'failed']),
+    summary: DatasetSummary.nullable(),
+    error: ErrorInfo.nullable(),
+  }),
+] as const;

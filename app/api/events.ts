@@ -6,6 +6,7 @@ import { paperEvents } from './papers.ts';
 import { runEvents } from './runs.ts';
 import { endpointEvents } from './settings-endpoints.ts';
 import { evalEvents } from './evals.ts';
+import { datasetEvents } from './datasets.ts';
 import { trainEvents } from './training.ts';
 import { clusterEvents } from './cluster.ts';
 
@@ -26,6 +27,7 @@ export const ApiEvent = z.discriminatedUnion('kind', [
   ...runEvents,
   ...endpointEvents,
   ...evalEvents,
+  ...datasetEvents,
   ...trainEvents,
   ...clusterEvents,
 ]);

@@ -297,27 +297,41 @@ export interface GenerateOptions {
 }
 
 /**
+ * Checks a generation's inputs and creates its dataset (or accepts it for resuming): a set
+ * without papers, or a name taken by a dataset made otherwise, are named errors.
+ */
+export function prepareGeneration(
+  store: DatasetStore,
+  name: string,
+  options: GenerationOptions,
+  papers: readonly EvidencePaper[],
+  now: number,
+): void {
+  if (papers.length === 0) {
+    throw new GenerationInputError(
+      `paper set '${options.set}' has no papers to write questions on`,
+    );
+  }
+  if (store.has(name)) {
+    const existing = store.get(name).generation;
+    if (!existing || JSON.stringify(existing) !== JSON.stringify(options)) {
+      throw new GenerationInputError(
+        `dataset '${name}' exists and was not generated with these options; pick another name to generate anew`,
+      );
+    }
+  } else {
+    store.create(name, now, options);
+  }
+}
+
+/**
  * Generates (or resumes) a dataset group by group. Groups already done are skipped; a failed
  * group (the teacher's reply unusable) is asked again on resume. Returns the dataset's outcomes.
  */
 export async function generateDataset(request: GenerateOptions): Promise<GroupOutcome[]> {
   const { store, options, papers } = request;
   const now = request.now ?? Date.now;
-  if (papers.length === 0) {
-    throw new GenerationInputError(
-      `paper set '${options.set}' has no papers to write questions on`,
-    );
-  }
-  if (store.has(request.name)) {
-    const existing = store.get(request.name).generation;
-    if (!existing || JSON.stringify(existing) !== JSON.stringify(options)) {
-      throw new GenerationInputError(
-        `dataset '${request.name}' exists and was not generated with these options; pick another name to generate anew`,
-      );
-    }
-  } else {
-    store.create(request.name, now(), options);
-  }
+  prepareGeneration(store, request.name, options, papers, now());
   const byId = new Map(papers.map((p) => [p.id, p]));
   const groups = groupPapers(papers, options.groupSize, options.seed, request.ranking).slice(
     0,

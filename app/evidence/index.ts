@@ -72,6 +72,7 @@ export { evidenceReward, type EvidenceReward } from './reward.ts';
 export {
   generateDataset,
   generateGroup,
+  prepareGeneration,
   groupPapers,
   parseTeacherReply,
   questionOverlap,

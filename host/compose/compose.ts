@@ -97,6 +97,7 @@ export function composeEngine(options: ComposeOptions): Engine {
     runs,
     runStore,
     cluster: options.cluster ?? rayClusterBackend(),
+    providers,
     ...(options.now ? { now: options.now } : {}),
   });
   target.host = host;

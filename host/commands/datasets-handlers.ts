@@ -1,0 +1,165 @@
+// The datasets commands of app/api over app/store's DatasetStore and app/evidence's generation.
+// A generation runs after its answer (one per dataset name at a time); its groups stream to the
+// front ends as dataset.progress and its end as dataset.finished. Cancel stops it at a group edge.
+import type { ApiEvent, CommandArgs, CommandResponse } from '../../app/api/index.ts';
+import {
+  evidencePaper,
+  exportDataset,
+  generateDataset,
+  importDataset,
+  prepareGeneration,
+} from '../../app/evidence/index.ts';
+import type { Provider } from '../../app/models/index.ts';
+import type { PaperLibrary } from '../../app/papers/index.ts';
+import { DatasetStore } from '../../app/store/index.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { writeFileSync } from 'node:fs';
+
+type DatasetCommand =
+  | 'datasets.list'
+  | 'datasets.get'
+  | 'datasets.report'
+  | 'datasets.generate'
+  | 'datasets.cancel'
+  | 'datasets.rename'
+  | 'datasets.delete'
+  | 'datasets.import'
+  | 'datasets.export'
+  | 'datasets.editQuestion'
+  | 'datasets.deleteQuestion';
+
+export type DatasetHandlers = {
+  [C in DatasetCommand]: (args: CommandArgs<C>) => Promise<CommandResponse<C>> | CommandResponse<C>;
+};
+
+export class GenerationRunningError extends Error {
+  override readonly name = 'GenerationRunningError';
+  constructor(name: string) {
+    super(`Dataset '${name}' is being generated already; cancel it first or wait for its end`);
+  }
+}
+
+export interface DatasetDeps {
+  db: DatabaseSync;
+  papers: PaperLibrary;
+  providers: (spec: string) => Provider | Promise<Provider>;
+  emit: (event: ApiEvent) => void;
+  now: () => number;
+}
+
+export interface DatasetService {
+  handlers: DatasetHandlers;
+  /** Resolves when every running generation has ended (tests, shutdown). */
+  settled(): Promise<void>;
+  cancelAll(): void;
+}
+
+export function datasetService(deps: DatasetDeps): DatasetService {
+  const store = new DatasetStore(deps.db);
+  const { emit, now } = deps;
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const handlers: DatasetHandlers = {
+    'datasets.list': () => ({ datasets: store.list() }),
+    'datasets.get': ({ dataset, filter }) => ({
+      dataset: store.get(dataset),
+      questions: store.questions(dataset, filter),
+    }),
+    'datasets.report': ({ dataset }) => ({ outcomes: store.groupOutcomes(store.get(dataset).id) }),
+    'datasets.generate': async ({ name, options }) => {
+      if (running.has(name)) throw new GenerationRunningError(name);
+      const teacher = await deps.providers(options.teacher);
+      const papers = deps.papers.store
+        .texts(options.set)
+        .map((p) => evidencePaper(p.id, p.title, p.abstract, p.fullText));
+      // Input errors (a set without papers, a name taken by other options) answer the command.
+      prepareGeneration(store, name, options, papers, now());
+      const controller = new AbortController();
+      const started = generateDataset({
+        store,
+        name,
+        options,
+        papers,
+        teacher,
+        now,
+        signal: controller.signal,
+        onProgress: (p) => {
+          emit({ kind: 'dataset.progress', at: now(), ...p });
+        },
+      });
+      const done = started
+        .then(
+          () => {
+            emit({
+              kind: 'dataset.finished',
+              at: now(),
+              dataset: name,
+              status: 'done',
+              summary: store.get(name),
+              error: null,
+            });
+          },
+          (error: unknown) => {
+            const e = error as Error;
+            const canceled = controller.signal.aborted;
+            emit({
+              kind: 'dataset.finished',
+              at: now(),
+              dataset: name,
+              status: canceled ? 'canceled' : 'failed',
+              summary: store.has(name) ? store.get(name) : null,
+              error: canceled ? null : { name: e.name, message: e.message },
+            });
+          },
+        )
+        .finally(() => running.delete(name));
+      running.set(name, { controller, done });
+      return { dataset: store.get(name) };
+    },
+    'datasets.cancel': ({ dataset }) => {
+      const job = running.get(dataset);
+      job?.controller.abort();
+      return { canceled: job !== undefined };
+    },
+    'datasets.rename': ({ dataset, name }) => {
+      if (running.has(dataset)) throw new GenerationRunningError(dataset);
+      return { dataset: store.rename(dataset, name, now()) };
+    },
+    'datasets.delete': ({ dataset }) => {
+      if (running.has(dataset)) throw new GenerationRunningError(dataset);
+      store.delete(dataset);
+      return { deleted: true };
+    },
+    'datasets.import': async ({ path, format, name }) => {
+      const report = await importDataset({
+        store,
+        library: deps.papers,
+        path,
+        format,
+        name,
+        now: now(),
+      });
+      return { dataset: store.get(name), issues: report.issues };
+    },
+    'datasets.export': ({ dataset, format, path, split }) => {
+      const text = exportDataset(store, deps.papers, dataset, { format, split });
+      writeFileSync(path, text);
+      return { rows: text.split('\n').filter(Boolean).length, path };
+    },
+    'datasets.editQuestion': ({ dataset, id, ...edit }) => ({
+      question: store.editQuestion(dataset, id, edit, now()),
+    }),
+    'datasets.deleteQuestion': ({ dataset, id }) => {
+      store.deleteQuestion(dataset, id, now());
+      return { deleted: true };
+    },
+  };
+  return {
+    handlers,
+    async settled() {
+      await Promise.all([...running.values()].map((job) => job.done));
+    },
+    cancelAll() {
+      for (const job of running.values()) job.controller.abort();
+    },
+  };
+}
