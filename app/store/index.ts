@@ -37,3 +37,10 @@ export {
   type QuestionFilter,
   type QuestionEdit,
 } from './datasets.ts';
+export {
+  SftSetStore,
+  SftSetNotFoundError,
+  SftSetNameTakenError,
+  type SftSet,
+  type SftSetRun,
+} from './sft-sets.ts';

@@ -226,6 +226,30 @@ export const migrations: readonly Migration[] = [
             PRIMARY KEY (dataset_id, seq)
           ) STRICT;`,
   },
+  {
+    version: 10,
+    name: 'sft sets',
+    // Teacher runs chosen for cold-start SFT (sft-sets.ts): every run considered, accepted or not,
+    // with the reason, so the choice can be read back and opened in the debugger.
+    sql: `CREATE TABLE sft_sets (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            dataset TEXT NOT NULL,
+            eval_id TEXT NOT NULL,
+            cap INTEGER NOT NULL,
+            created_at INTEGER NOT NULL
+          ) STRICT;
+          CREATE TABLE sft_set_runs (
+            set_id TEXT NOT NULL REFERENCES sft_sets(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            run_id TEXT,
+            question_id TEXT NOT NULL,
+            span_f1 REAL,
+            accepted INTEGER NOT NULL,
+            reason TEXT,
+            PRIMARY KEY (set_id, seq)
+          ) STRICT;`,
+  },
 ];
 
 export class WorkspaceTooNewError extends Error {

@@ -1,6 +1,8 @@
 // `rlm-studio dataset` end to end: papers ingested into a set, a scripted teacher writes questions
 // over one group (one kept, one whose span is in no paper, one duplicate), then list, show with the
-// report, export as SkyRL rows, rename and delete, and the named errors for bad input.
+// report, export as SkyRL rows, teacher traces and an SFT set through the write-up's filter (a
+// clean run accepted, one with a REPL error rejected with its reason), rename and delete, and the
+// named errors for bad input.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,7 +64,7 @@ afterAll(() => {
 });
 
 describe('rlm-studio dataset', () => {
-  it('generates, lists, reports, exports, renames and deletes', () => {
+  it('generates, lists, reports, exports, makes teacher traces and SFT sets, renames and deletes', () => {
     expect(cli('ingest', join(dir, 'papers.json'), '--set', 'tiny').status).toBe(0);
     const generated = cli(
       'dataset',
@@ -100,9 +102,49 @@ describe('rlm-studio dataset', () => {
     expect(row.reward_spec.evidence).toEqual([
       { paperId: 'a1', selections: [{ text: 'We use a BiLSTM encoder with two layers.' }] },
     ]);
+    // Teacher traces over the train split, then the SFT filter: a clean run is accepted, a run
+    // with a REPL error is rejected with its reason.
+    const answer = "```repl\nFINAL_VAR(['We use a BiLSTM encoder with two layers.'])\n```";
+    writeFileSync(join(dir, 'clean.json'), JSON.stringify({ '0': [answer] }));
+    writeFileSync(
+      join(dir, 'messy.json'),
+      JSON.stringify({ '0': ['```repl\nprint(nope)\n```', answer] }),
+    );
+    const traces = (model: string) => {
+      const run = cli(
+        'dataset',
+        'traces',
+        'mine',
+        '--teacher',
+        `scripted:${join(dir, model)}`,
+        '--json',
+      );
+      expect(run.stderr).toBe('');
+      return JSON.parse(run.stdout) as {
+        evalId: string;
+        status: string;
+        report: { meanSpanF1: number };
+      };
+    };
+    const clean = traces('clean.json');
+    expect(clean.status).toBe('done');
+    expect(clean.report.meanSpanF1).toBe(1);
+    const set = JSON.parse(
+      cli('dataset', 'sft-set', 'mine', '--eval', clean.evalId, '--name', 'sft', '--json').stdout,
+    ) as { runs: { accepted: boolean; reason: string | null }[] };
+    expect(set.runs).toMatchObject([{ accepted: true, reason: null }]);
+    const messy = traces('messy.json');
+    const rejected = cli('dataset', 'sft-set', 'mine', '--eval', messy.evalId, '--name', 'sft2');
+    expect(rejected.stdout).toMatch(/0 of 1 runs accepted/);
+    expect(rejected.stdout).toMatch(
+      /rejected \S+ \(g-\w+-q1\): REPL error in agent 0 turn 0: NameError/,
+    );
+    expect(
+      cli('dataset', 'sft-set', 'mine', '--eval', clean.evalId, '--name', 'sft').stderr,
+    ).toMatch(/SftSetNameTakenError/);
     expect(cli('dataset', 'rename', 'mine', 'ours').status).toBe(0);
     expect(cli('dataset', 'delete', 'ours').stdout).toBe("deleted 'ours'\n");
-  }, 60_000);
+  }, 120_000);
 
   it('names what is wrong: no such dataset, a set without papers', () => {
     const missing = cli('dataset', 'show', 'nothing');

@@ -1,8 +1,11 @@
 // `rlm-studio dataset ...`: evidence datasets kept in the workspace. `generate` has a teacher write
 // questions over groups of similar papers of a set (Ctrl-C stops at a group edge; the same command
 // resumes), `list`, `show` (questions, or the generation report with every dropped candidate's
-// reason), `import`, `export` (SkyRL rows for the cluster, or our JSON lines), `rename`, `delete`.
-import { writeFileSync } from 'node:fs';
+// reason), `traces` (a teacher RLM over the train split, as an eval) and `sft-set` (its runs through
+// the write-up's filter and a cap), `import`, `export` (SkyRL rows or our JSON lines), `rename`,
+// `delete`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { GenerationOptions, type DatasetSummary } from '../../app/api/index.ts';
 import {
@@ -14,7 +17,14 @@ import {
   UnknownDatasetFormatError,
 } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
-import { DatasetStore, openWorkspace, type Workspace } from '../../app/store/index.ts';
+import {
+  DatasetStore,
+  SftSetStore,
+  openWorkspace,
+  type SftSetRun,
+  type Workspace,
+} from '../../app/store/index.ts';
+import { sftRejection } from '../../training/rl/index.ts';
 import { openEngine } from './engine.ts';
 import { workspaceOption, type GlobalOptions } from './options.ts';
 import { progressBar, silentProgress } from './progress.ts';
@@ -125,6 +135,106 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     if (stopped) console.log('stopped: run the same command again to resume at the next group');
   } finally {
     process.off('SIGINT', stop);
+    await engine.close();
+  }
+}
+
+interface TracesFlags {
+  teacher: string;
+  split: 'train' | 'validation';
+  limit?: number;
+  concurrency?: number;
+  maxTurns?: number;
+  json?: boolean;
+}
+
+/** A teacher RLM over a dataset's split through the eval machinery (the same command resumes). */
+async function runTraces(name: string, flags: TracesFlags, command: Command): Promise<void> {
+  const engine = await openEngine(command.optsWithGlobals<GlobalOptions>());
+  const bar = flags.json ? silentProgress : progressBar();
+  try {
+    const store = new DatasetStore(engine.workspace.db);
+    const summary = store.get(name);
+    const folder = join(engine.workspace.dir, 'datasets');
+    mkdirSync(folder, { recursive: true });
+    // The split as a file in the workspace: the eval's id hashes its path, so a rerun resumes.
+    const file = join(folder, `${summary.id}-${flags.split}.jsonl`);
+    writeFileSync(
+      file,
+      exportDataset(store, engine.papers, name, { format: 'ours', split: flags.split }),
+    );
+    engine.evals.onEvent((event) => {
+      if (event.kind === 'eval.progress')
+        bar.update(event.done, event.total, event.result.question);
+    });
+    const started = await engine.evals.start({
+      dataset: file,
+      format: 'ours',
+      model: flags.teacher,
+      ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
+      ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+      ...(flags.maxTurns !== undefined ? { budgets: { maxTurns: flags.maxTurns } } : {}),
+    });
+    const { status, report } = await started.finished;
+    bar.finish();
+    if (flags.json) {
+      console.log(JSON.stringify({ evalId: started.evalId, status, report }));
+      return;
+    }
+    console.log(
+      `eval ${started.evalId}: ${status}, ${report.done}/${report.total} runs, mean span F1 ${report.meanSpanF1?.toFixed(3) ?? '-'}`,
+    );
+    console.log(`next: rlm-studio dataset sft-set ${name} --eval ${started.evalId} --name NAME`);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** The write-up's filter over an eval's runs, then the cap: every run kept with its reason. */
+async function runSftSet(
+  name: string,
+  flags: { eval: string; name: string; cap: number; json?: boolean },
+  command: Command,
+): Promise<void> {
+  const engine = await openEngine(command.optsWithGlobals<GlobalOptions>());
+  try {
+    new DatasetStore(engine.workspace.db).get(name);
+    const runs: SftSetRun[] = [];
+    let accepted = 0;
+    for (const result of engine.evalStore.results(flags.eval)) {
+      const base = { runId: result.runId, questionId: result.questionId, spanF1: result.spanF1 };
+      const reason = result.runId
+        ? sftRejection(engine.runStore.events(result.runId), result.spanF1 ?? 0)
+        : 'the question has no run';
+      const over = reason === null && accepted >= flags.cap;
+      if (reason === null && !over) accepted++;
+      runs.push({
+        ...base,
+        accepted: reason === null && !over,
+        reason: reason ?? (over ? `over the cap of ${flags.cap} runs` : null),
+      });
+    }
+    const set = new SftSetStore(engine.workspace.db).create({
+      name: flags.name,
+      dataset: name,
+      evalId: flags.eval,
+      cap: flags.cap,
+      createdAt: Date.now(),
+      runs,
+    });
+    if (flags.json) {
+      console.log(JSON.stringify(set));
+      return;
+    }
+    console.log(
+      `SFT set '${set.name}': ${accepted} of ${runs.length} runs accepted (cap ${set.cap})`,
+    );
+    for (const run of runs) {
+      console.log(
+        `  ${run.accepted ? 'accepted' : 'rejected'} ${run.runId ?? '-'} (${run.questionId})${run.reason ? `: ${run.reason}` : ''}`,
+      );
+    }
+  } finally {
     await engine.close();
   }
 }
@@ -268,6 +378,32 @@ export function datasetCommand(): Command {
         });
       },
     );
+  dataset
+    .command('traces')
+    .description("a teacher RLM over a dataset's train split, as an eval (resumable)")
+    .argument('<name>', 'the dataset')
+    .requiredOption('--teacher <spec>', 'the teacher RLM: openai:MODEL, anthropic:MODEL, ...')
+    .addOption(
+      new Option('--split <split>', 'train or validation')
+        .choices(['train', 'validation'])
+        .default('train'),
+    )
+    .option('--limit <n>', 'the first N questions only', wholeNumber)
+    .option('--concurrency <n>', 'runs at once (4)', wholeNumber)
+    .option('--max-turns <n>', 'turns per agent', wholeNumber)
+    .option('--json', 'print JSON')
+    .action(runTraces);
+  dataset
+    .command('sft-set')
+    .description(
+      'an SFT set from teacher runs: finished, no REPL error, span F1 above 0, at most --cap',
+    )
+    .argument('<name>', 'the dataset the runs answered')
+    .requiredOption('--eval <id>', 'the eval `dataset traces` printed')
+    .requiredOption('--name <set>', 'the SFT set to make')
+    .option('--cap <n>', 'most runs accepted (SFT on every run collapsed entropy)', wholeNumber, 48)
+    .option('--json', 'print JSON')
+    .action(runSftSet);
   dataset
     .command('rename')
     .argument('<name>', 'the dataset')
