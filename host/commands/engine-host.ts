@@ -30,8 +30,7 @@ import { runHandlers, runTextAnswers } from './runs-handlers.ts';
 import { followHandlers, LogFollows } from './follow-handlers.ts';
 import { createHost, type CommandHandlers, type Host } from './command-host.ts';
 import { trainingHandlers, type TrainingHandlers } from './training-handlers.ts';
-import { datasetService } from './datasets-handlers.ts';
-import type { Provider } from '../../app/models/index.ts';
+import { datasetService, type DatasetService } from './datasets-handlers.ts';
 
 export class NativeDialogUnavailableError extends Error {
   override readonly name = 'NativeDialogUnavailableError';
@@ -71,8 +70,8 @@ export interface EngineOptions {
   knownModelType?: ModelTypeCheck | undefined;
   /** Logs followed as other tools write them (the composition root stops them); new if absent. */
   follows?: LogFollows | undefined;
-  /** Model specs to providers (dataset generation's teacher); absent: generation is refused. */
-  providers?: ((spec: string) => Provider | Promise<Provider>) | undefined;
+  /** Dataset commands and running generations (compose.ts cancels them on dispose); absent: none. */
+  datasets?: DatasetService | undefined;
 }
 
 /** Where a workspace keeps its passage embeddings, one file per model. */
@@ -113,17 +112,7 @@ export function createEngineHost(options: EngineOptions): Host {
       ...runHandlers(options.runs, runStore, emit, now, options.evalStore, follows),
       ...followHandlers(follows, emit, now),
       ...evalHandlers(options.evals, options.evalStore, emit),
-      ...datasetService({
-        db: workspace.db,
-        papers,
-        providers:
-          options.providers ??
-          ((spec: string) => {
-            throw new Error(`no model providers in this engine to make '${spec}'`);
-          }),
-        emit,
-        now,
-      }).handlers,
+      ...(options.datasets ?? noDatasets(workspace, papers, emit, now)).handlers,
       ...endpointHandlers(workspace, emit, now, { vault: options.vault }),
       ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),
       ...clusterHandlers({
@@ -179,4 +168,22 @@ function appHandlers(
       return dialogs.openPaths(request);
     },
   };
+}
+
+/** Dataset commands without model providers: everything but generation works. */
+function noDatasets(
+  workspace: Workspace,
+  papers: PaperLibrary,
+  emit: (event: ApiEvent) => void,
+  now: () => number,
+): DatasetService {
+  return datasetService({
+    db: workspace.db,
+    papers,
+    providers: (spec) => {
+      throw new Error(`this engine has no model providers to make '${spec}'`);
+    },
+    emit,
+    now,
+  });
 }

@@ -1,6 +1,7 @@
 // The engine as the composition roots (CLI, serve, Electron) build it: one workspace, its papers,
 // the run service with model providers and the Python sandbox, and the api host over them.
 // `dispose()` ends what they started (extraction workers, the sandbox), so processes can exit.
+import { datasetService } from '../commands/datasets-handlers.ts';
 import type { ApiEvent, AppInfo } from '../../app/api/index.ts';
 import {
   createEndpointProvider,
@@ -83,7 +84,17 @@ export function composeEngine(options: ComposeOptions): Engine {
     load: loadEmbedderInProcess,
   });
   const follows = new LogFollows(runStore);
+  const datasets = datasetService({
+    db: workspace.db,
+    papers,
+    providers,
+    emit: (event) => {
+      target.host?.emit(event);
+    },
+    now: options.now ?? Date.now,
+  });
   const host = createEngineHost({
+    datasets,
     embeddings,
     follows,
     training,
@@ -97,7 +108,6 @@ export function composeEngine(options: ComposeOptions): Engine {
     runs,
     runStore,
     cluster: options.cluster ?? rayClusterBackend(),
-    providers,
     ...(options.now ? { now: options.now } : {}),
   });
   target.host = host;
@@ -111,6 +121,9 @@ export function composeEngine(options: ComposeOptions): Engine {
     providers,
     async dispose() {
       follows.stopAll();
+      // A generation stops at its next group edge; what it finished is stored.
+      datasets.cancelAll();
+      await datasets.settled();
       disposeTraining();
       await evals.dispose();
       await runs.dispose();
