@@ -58,6 +58,19 @@ export const TrainConfig = z
       .optional(),
     checkpointEvery: z.number().int().positive().default(10),
     seed: z.number().int().default(0),
+    /**
+     * Cold-start SFT before GRPO, on an SFT set of the workspace (`rlm-studio dataset sft-set`):
+     * its accepted teacher runs, every agent turn an example. Its steps log with phase 'sft'.
+     */
+    sft: z
+      .object({
+        set: z.string().min(1),
+        epochs: z.number().int().positive().default(2),
+        learningRate: z.number().positive().default(1e-4),
+        batchSize: z.number().int().positive().default(4),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type TrainConfig = z.infer<typeof TrainConfig>;

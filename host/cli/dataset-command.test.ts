@@ -64,7 +64,7 @@ afterAll(() => {
 });
 
 describe('rlm-studio dataset', () => {
-  it('generates, lists, reports, exports, makes teacher traces and SFT sets, renames and deletes', () => {
+  it('generates, lists, reports, exports, makes teacher traces, an SFT set and a train job on them, renames and deletes', () => {
     expect(cli('ingest', join(dir, 'papers.json'), '--set', 'tiny').status).toBe(0);
     const generated = cli(
       'dataset',
@@ -142,9 +142,52 @@ describe('rlm-studio dataset', () => {
     expect(
       cli('dataset', 'sft-set', 'mine', '--eval', clean.evalId, '--name', 'sft').stderr,
     ).toMatch(/SftSetNameTakenError/);
+    // The Train view's job from the CLI: SFT on that set, then a GRPO step, in a job folder the
+    // view lists (stories260K cannot follow the scaffold: reward 0, but both phases run).
+    const stories = new URL(
+      '../../../shared/data/models/stories260K/stories260K.bin',
+      import.meta.url,
+    ).pathname;
+    const trained = cli(
+      'train',
+      '--dataset',
+      'mine',
+      '--sft-set',
+      'sft',
+      '--model',
+      stories,
+      '--steps',
+      '1',
+      '--group-size',
+      '2',
+      '--batch-size',
+      '1',
+      '--max-turns',
+      '1',
+      '--max-tokens',
+      '16',
+      '--targets',
+      'wq,wv',
+      '--rank',
+      '2',
+    );
+    expect(trained.stderr).toBe('');
+    expect(trained.stdout).toMatch(/^sft step 1 loss/m);
+    expect(trained.stdout).toMatch(/^grpo step 1 loss/m);
+    expect(trained.stdout).toMatch(/done: 1 steps/);
+    const jobDir = /job \S+ in (\S+)/.exec(trained.stdout)?.[1] ?? '';
+    expect(JSON.parse(readFileSync(join(jobDir, 'job.json'), 'utf8'))).toMatchObject({
+      status: 'done',
+      config: { sft: { set: 'sft' }, dataset: { format: 'ours' } },
+    });
+    const phases = readFileSync(join(jobDir, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { phase: string }).phase);
+    expect(phases).toEqual(['sft', 'sft', 'grpo']);
     expect(cli('dataset', 'rename', 'mine', 'ours').status).toBe(0);
     expect(cli('dataset', 'delete', 'ours').stdout).toBe("deleted 'ours'\n");
-  }, 120_000);
+  }, 180_000);
 
   it('names what is wrong: no such dataset, a set without papers', () => {
     const missing = cli('dataset', 'show', 'nothing');

@@ -11,6 +11,7 @@ import { exportCommand, importCommand, syntheticCommand } from './run-log-comman
 import { serveCommand } from './serve-command.ts';
 import { generateCommand } from './generate-command.ts';
 import { trainJobCommand } from './train-job-command.ts';
+import { trainCommand } from './train-command.ts';
 import { clusterCommand } from './cluster-command.ts';
 import { datasetCommand } from './dataset-command.ts';
 
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
     .addCommand(evalCommand())
     .addCommand(convertCommand())
     .addCommand(generateCommand())
+    .addCommand(trainCommand())
     .addCommand(trainJobCommand())
     .addCommand(clusterCommand());
   return program;

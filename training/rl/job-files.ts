@@ -113,10 +113,15 @@ export class JobFiles {
     await rename(temporary, this.statePath);
   }
 
-  /** Back to the state of `step`: later metrics lines and rollouts files go. */
-  async rewindTo(step: number): Promise<StepMetrics[]> {
+  /**
+   * Back to the state of `step`: later GRPO metrics lines and rollouts files go. SFT's lines (a
+   * phase of their own, before GRPO's step 1) stay unless `dropSft`.
+   */
+  async rewindTo(step: number, options: { dropSft?: boolean } = {}): Promise<StepMetrics[]> {
     await this.#dropRolloutsAfter(step);
-    const kept = (await this.readMetrics()).filter((m) => m.step <= step);
+    const kept = (await this.readMetrics()).filter((m) =>
+      m.phase === 'sft' ? options.dropSft !== true : m.step <= step,
+    );
     await mkdir(this.dir, { recursive: true });
     const temporary = `${this.metricsPath}.tmp`;
     await writeFile(temporary, kept.map((m) => `${JSON.stringify(m)}\n`).join(''));

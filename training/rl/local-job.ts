@@ -1,4 +1,4 @@
-// A GRPO job on a real local model: questions from an evidence dataset, rollouts as ordinary runs
+// A GRPO job on a real local model (after cold-start SFT on an SFT set, when the config names one): questions from an evidence dataset, rollouts as ordinary runs
 // of the job's workspace sampled from the policy as it is now (its LoRA merged into the weights
 // after every step; each rollout with its own seed), rewards from app/evidence, the policy
 // trained through the engine. The engine the rollouts run on (papers, runs, the REPL) is composed by
@@ -14,7 +14,13 @@ import type { TrainerStart } from './trainer-start.ts';
 import { createProvider, type Provider, type ProviderFactory } from '../../app/models/index.ts';
 import type { PaperLibrary } from '../../app/papers/index.ts';
 import type { RunService } from '../../app/rlm/index.ts';
-import { openWorkspace, type RunStore, type Workspace } from '../../app/store/index.ts';
+import { join } from 'node:path';
+import {
+  openWorkspace,
+  SftSetStore,
+  type RunStore,
+  type Workspace,
+} from '../../app/store/index.ts';
 import { loadLocalModel, LoraPolicy } from '../engine/index.ts';
 import {
   adaptersOf,
@@ -25,6 +31,8 @@ import {
 } from './policy-sampler.ts';
 import { rlmEnvironment } from './rlm-rollouts.ts';
 import { runGrpoJob, TrainingInputError, type TrainJobResult } from './trainer.ts';
+import { JobFiles } from './job-files.ts';
+import { runSftJob, selectSftTurns } from './sft.ts';
 
 /** What a job's rollouts run on: the engine over the job's workspace. */
 export interface RolloutEngine {
@@ -116,6 +124,11 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
       papersOf,
       judge,
     });
+    if (config.sft) {
+      await sftPhase(config.sft, policy, workspace, engine.runStore, options);
+      if (options.signal?.aborted)
+        return { steps: 0, resumedFrom: null, stopped: true, metrics: [] };
+    }
     return await runGrpoJob({
       policy: samplingFollows(policy, () => sampler.refresh()),
       questions,
@@ -130,4 +143,44 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
     workspace.close();
     policy.dispose();
   }
+}
+
+/**
+ * Cold-start SFT in the job's `sft/` folder, once: a job started again after it finished loads its
+ * checkpoint (GRPO then resumes from its own, when it has one).
+ */
+async function sftPhase(
+  sft: NonNullable<TrainConfig['sft']>,
+  policy: LoraPolicy,
+  workspace: Workspace,
+  runStore: RunStore,
+  options: LocalJobOptions,
+): Promise<void> {
+  const files = new JobFiles(join(options.dir, 'sft'));
+  const state = await files.readState();
+  if (state) {
+    await policy.loadCheckpoint(state.checkpoint);
+    return;
+  }
+  const set = new SftSetStore(workspace.db).get(sft.set);
+  const runs = set.runs.flatMap((run) =>
+    run.accepted && run.runId
+      ? [{ runId: run.runId, events: runStore.events(run.runId), spanF1: run.spanF1 ?? 0 }]
+      : [],
+  );
+  const { turns } = selectSftTurns(runs, policy);
+  const job = new JobFiles(options.dir);
+  // A restarted SFT phase logs its steps again: the lines of the one cut short go.
+  await job.rewindTo(0, { dropSft: true });
+  await runSftJob({
+    alsoLogTo: job,
+    policy,
+    turns,
+    epochs: sft.epochs,
+    batchSize: sft.batchSize,
+    learningRate: sft.learningRate,
+    dir: files.dir,
+    ...(options.onStep ? { onStep: options.onStep } : {}),
+    signal: options.signal,
+  });
 }

@@ -50,6 +50,13 @@ export interface SftJobOptions {
   dir: string;
   now?: () => number;
   onStep?: (metrics: StepMetrics) => void;
+  /**
+   * Aborting stops before the next step, with no checkpoint: a job started again runs SFT from
+   * its start (it is the short phase).
+   */
+  signal?: AbortSignal | undefined;
+  /** Also log each step here (the job's own metrics, so SFT shows beside GRPO). */
+  alsoLogTo?: JobFiles | undefined;
 }
 
 /** Plain SFT: each batch of turns one optimizer step; checkpoint at the end. */
@@ -67,6 +74,7 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
   let step = 0;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     for (let start = 0; start < turns.length; start += options.batchSize) {
+      if (options.signal?.aborted) return metrics;
       step++;
       const stepStarted = now();
       const batch = turns.slice(start, start + options.batchSize);
@@ -100,6 +108,7 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
         groups: [],
       };
       await files.appendMetrics(line);
+      await options.alsoLogTo?.appendMetrics(line);
       metrics.push(line);
       options.onStep?.(line);
     }

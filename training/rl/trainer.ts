@@ -45,7 +45,8 @@ export async function runGrpoJob<Q extends { id: string }>(
   if (state) await policy.loadCheckpoint(state.checkpoint);
   // Metrics logged after the checkpoint (a kill mid-way) go: those steps run again. A job killed
   // before its first checkpoint starts over from step 1.
-  const metrics = await files.rewindTo(state?.step ?? 0);
+  // SFT's lines (a phase before GRPO's, in the same file) stay in the file, not in this history.
+  const metrics = (await files.rewindTo(state?.step ?? 0)).filter((m) => m.phase === 'grpo');
   const first = (state?.step ?? 0) + 1;
   const elapsedBefore = metrics.at(-1)?.elapsedMs ?? 0;
   const began = now();
