@@ -1,7 +1,8 @@
 // Evidence datasets in SQLite (migration 9): a dataset, its questions (gold spans with character
 // ranges, split, group, approval, provenance) and, for a generated one, each finished group's
-// outcome (every attempt). A group's outcome and its questions commit together: a killed generation keeps every
-// finished group, and resuming asks the teacher only for the groups without an outcome.
+// outcome (every attempt). A group's outcome and its questions commit together: a killed
+// generation keeps every finished group, and resuming asks the teacher only for the groups
+// without a finished outcome.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type {

@@ -1,8 +1,9 @@
-// A GRPO job on a real local model (after cold-start SFT on an SFT set, when the config names one): questions from an evidence dataset, rollouts as ordinary runs
-// of the job's workspace sampled from the policy as it is now (its LoRA merged into the weights
-// after every step; each rollout with its own seed), rewards from app/evidence, the policy
-// trained through the engine. The engine the rollouts run on (papers, runs, the REPL) is composed by
-// whoever starts the job (host/cli/train-job-command.ts), which hands its opener in.
+// A GRPO job on a real local model, after cold-start SFT on an SFT set when the config names one:
+// questions from an evidence dataset, rollouts as ordinary runs of the job's workspace sampled
+// from the policy as it is now (its LoRA merged into the weights after every step; each rollout
+// with its own seed), rewards from app/evidence, the policy trained through the engine. The
+// engine the rollouts run on (papers, runs, the REPL) is composed by whoever starts the job
+// (host/cli/train-job-command.ts), which hands its opener in.
 import type { StepMetrics, TrainConfig } from '../../app/api/index.ts';
 import {
   loadDataset,
@@ -172,6 +173,7 @@ async function sftPhase(
   const job = new JobFiles(options.dir);
   // A restarted SFT phase logs its steps again: the lines of the one cut short go.
   await job.rewindTo(0, { dropSft: true });
+  await files.rewindTo(0, { dropSft: true });
   await runSftJob({
     alsoLogTo: job,
     policy,
