@@ -18,7 +18,7 @@ import type {
   DeltaNetWeights,
   LayerWeights,
 } from '../loading/weights.ts';
-import { addBias, embeddingRow, inArenas, matmulRows, rmsNorm } from './cpu-ops.ts';
+import { addBias, embeddingRow, inArenas, matmulRows, rmsNorm, softmaxScores } from './cpu-ops.ts';
 import { allocateScratch, scratchRows, scratchSizes, type Scratch } from './cpu-scratch.ts';
 import {
   deltaNetPosition,
@@ -299,25 +299,17 @@ export class CpuDecoder implements Decoder {
     for (let h = 0; h < nHeads; h++) {
       const qo = b * qDim + h * headDim;
       const ko = Math.floor(h / group) * headDim;
-      let max = -Infinity;
       for (let t = 0; t <= pos; t++) {
         let score = 0;
         const kt = t * kvDim + ko;
         for (let i = 0; i < headDim; i++) score += (s.q[qo + i] ?? 0) * (keys[kt + i] ?? 0);
-        score *= scale;
         att[t] = score;
-        if (score > max) max = score;
       }
-      let sum = 0;
-      for (let t = 0; t <= pos; t++) {
-        const e = Math.exp((att[t] ?? 0) - max);
-        att[t] = e;
-        sum += e;
-      }
+      softmaxScores(att, pos + 1, scale);
       const out = s.attOut;
       out.fill(0, qo, qo + headDim);
       for (let t = 0; t <= pos; t++) {
-        const a = (att[t] ?? 0) / sum;
+        const a = att[t] ?? 0;
         const vt = t * kvDim + ko;
         for (let i = 0; i < headDim; i++)
           out[qo + i] = (out[qo + i] ?? 0) + a * (values[vt + i] ?? 0);
@@ -412,15 +404,7 @@ function attendInWasm(
       headDim,
       stride,
     );
-    let max = -Infinity;
-    for (let t = 0; t <= pos; t++) max = Math.max(max, (att[t] ?? 0) * scale);
-    let sum = 0;
-    for (let t = 0; t <= pos; t++) {
-      const e = Math.exp((att[t] ?? 0) * scale - max);
-      att[t] = e;
-      sum += e;
-    }
-    for (let t = 0; t <= pos; t++) att[t] = (att[t] ?? 0) / sum;
+    softmaxScores(att, pos + 1, scale);
     kernels.weighted(
       s.attOut.byteOffset + qo * 4,
       att.byteOffset,

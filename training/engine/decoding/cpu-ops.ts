@@ -1,6 +1,6 @@
 // The CPU decoder's plain-JS pieces: matrix rows (the fallback where WebAssembly SIMD is missing,
-// and the kernels' test reference), RMSNorm, biases, embedding rows (bf16 widened on read), and
-// the weights moved into the WebAssembly arenas the SIMD kernels read.
+// and the kernels' test reference), RMSNorm, biases, attention's softmax, embedding rows (bf16
+// widened on read), and the weights moved into the WebAssembly arenas the SIMD kernels read.
 import type { WeightArenas } from '../kernels/weight-arenas.ts';
 import { Bf16Array, type WeightArray } from '../loading/bf16.ts';
 import type { DecoderWeights } from '../loading/weights.ts';
@@ -122,4 +122,17 @@ export function inArenas(arenas: WeightArenas, w: DecoderWeights): DecoderWeight
         : {}),
     })),
   };
+}
+
+/** Attention weights in place: att[0..n) holds q . k_t, becomes softmax(scale * att). */
+export function softmaxScores(att: Float32Array, n: number, scale: number): void {
+  let max = -Infinity;
+  for (let t = 0; t < n; t++) max = Math.max(max, (att[t] ?? 0) * scale);
+  let sum = 0;
+  for (let t = 0; t < n; t++) {
+    const e = Math.exp((att[t] ?? 0) * scale - max);
+    att[t] = e;
+    sum += e;
+  }
+  for (let t = 0; t < n; t++) att[t] = (att[t] ?? 0) / sum;
 }

@@ -14,7 +14,12 @@ import {
   type SafetensorsFile,
   type TensorInfo,
 } from './safetensors.ts';
-import type { DecoderWeights, DeltaNetWeights, LayerWeights } from './weights.ts';
+import {
+  noAttention,
+  type DecoderWeights,
+  type DeltaNetWeights,
+  type LayerWeights,
+} from './weights.ts';
 
 /** Where the text model's tensors sit, multimodal layouts first. */
 const TEXT_PREFIXES = ['model.language_model.', 'language_model.model.', 'model.'];
@@ -106,7 +111,6 @@ export function loadHfWeights(
   };
   const qDim = c.nHeads * c.headDim;
   const kvDim = c.nKvHeads * c.headDim;
-  const empty = new Float32Array(0);
   const layers: LayerWeights[] = [];
   for (let l = 0; l < c.nLayers; l++) {
     const p = `${root}layers.${l}.`;
@@ -122,15 +126,7 @@ export function loadHfWeights(
     if (isLinearLayer(c, l)) {
       layers.push({
         ...mlp,
-        wq: empty,
-        wk: empty,
-        wv: empty,
-        wo: empty,
-        bq: null,
-        bk: null,
-        bv: null,
-        qNorm: null,
-        kNorm: null,
+        ...noAttention(),
         deltaNet: deltaNetWeights(c, `${p}linear_attn.`, tensor, weight),
       });
       continue;

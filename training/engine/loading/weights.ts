@@ -54,6 +54,25 @@ export interface LayerWeights {
   deltaNet?: DeltaNetWeights;
 }
 
+/** A linear-attention layer's attention fields: empty linears, no biases or q/k norms. */
+export function noAttention(): Pick<
+  LayerWeights,
+  'wq' | 'wk' | 'wv' | 'wo' | 'bq' | 'bk' | 'bv' | 'qNorm' | 'kNorm'
+> {
+  const empty = new Float32Array(0);
+  return {
+    wq: empty,
+    wk: empty,
+    wv: empty,
+    wo: empty,
+    bq: null,
+    bk: null,
+    bv: null,
+    qNorm: null,
+    kNorm: null,
+  };
+}
+
 export interface DecoderWeights {
   tokenEmbedding: WeightArray;
   layers: LayerWeights[];

@@ -3,7 +3,12 @@
 import type { numpy as np } from '@jax-js/jax';
 import { weightOf, type JaxLayer, type JaxWeights } from '../kernels/jax-weights.ts';
 import type { DecoderConfig } from '../loading/model-config.ts';
-import type { DecoderModel, LayerWeights, LinearName } from '../loading/weights.ts';
+import {
+  noAttention,
+  type DecoderModel,
+  type LayerWeights,
+  type LinearName,
+} from '../loading/weights.ts';
 
 async function host(a: np.Array): Promise<Float32Array> {
   return Float32Array.from((await a.ref.data()) as ArrayLike<number>);
@@ -15,7 +20,6 @@ async function hostLinear(l: JaxLayer, name: LinearName): Promise<Float32Array> 
 
 export async function downloadWeights(config: DecoderConfig, w: JaxWeights): Promise<DecoderModel> {
   const layers: LayerWeights[] = [];
-  const empty = new Float32Array(0);
   for (const l of w.layers) {
     const optional = async (a: np.Array | undefined) => (a ? host(a) : null);
     const mlp = {
@@ -28,15 +32,7 @@ export async function downloadWeights(config: DecoderConfig, w: JaxWeights): Pro
     if (l.conv && l.aLog && l.dtBias && l.deltaNorm) {
       layers.push({
         ...mlp,
-        wq: empty,
-        wk: empty,
-        wv: empty,
-        wo: empty,
-        bq: null,
-        bk: null,
-        bv: null,
-        qNorm: null,
-        kNorm: null,
+        ...noAttention(),
         deltaNet: {
           inQkv: await hostLinear(l, 'inQkv'),
           inZ: await hostLinear(l, 'inZ'),
