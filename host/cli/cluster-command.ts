@@ -2,7 +2,7 @@
 // cluster through the Ray Jobs REST API. The address and token come from flags, RAY_ADDRESS and
 // RAY_JOB_TOKEN, or else what Settings > Cluster saved in the workspace.
 import { existsSync } from 'node:fs';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { TrainConfig } from '../../app/api/index.ts';
 import { workspaceOption, type GlobalOptions } from './index.ts';
 import { readRayJobFile, savedClusterConnection } from '../index.ts';
@@ -11,12 +11,7 @@ import { loadDataset, paperLookup, toSkyrlRow } from '../../app/evidence/index.t
 import { PaperLibrary } from '../../app/papers/index.ts';
 import { openWorkspace } from '../../app/store/index.ts';
 import { exportSkyRlJob, RayJobsClient, RayJobsError } from '../../training/cluster/index.ts';
-
-function positive(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
-  return n;
-}
+import { positive } from './options.ts';
 
 interface ClusterOptions {
   address?: string;

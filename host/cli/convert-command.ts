@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadDataset, paperLookup, toOurRow, toSkyrlRow } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
 import { openWorkspace } from '../../app/store/index.ts';
-import { workspaceOption, type GlobalOptions } from './options.ts';
+import { wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
 import { describeIssue } from './score-command.ts';
 
 interface ConvertOptions {
@@ -16,13 +16,6 @@ interface ConvertOptions {
   multiPaper?: boolean;
   limit?: number;
   maxTurns?: number;
-}
-
-function wholeNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new InvalidArgumentError('expected a whole number of at least 1');
-  return number;
 }
 
 function target(value: string): 'ours' | 'skyrl' {

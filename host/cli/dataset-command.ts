@@ -6,7 +6,7 @@
 // `delete`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { GenerationOptions, type DatasetSummary } from '../../app/api/index.ts';
 import {
   evidencePaper,
@@ -26,27 +26,8 @@ import {
 } from '../../app/store/index.ts';
 import { sftRejection } from '../../training/rl/index.ts';
 import { openEngine } from './engine.ts';
-import { workspaceOption, type GlobalOptions } from './options.ts';
+import { fraction, integer, wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
 import { progressBar, silentProgress } from './progress.ts';
-
-function wholeNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new InvalidArgumentError('expected a whole number of at least 1');
-  return number;
-}
-
-function integer(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number)) throw new InvalidArgumentError('expected a whole number');
-  return number;
-}
-
-function fraction(value: string): number {
-  const number = Number(value);
-  if (!(number >= 0 && number <= 1)) throw new InvalidArgumentError('expected a number in [0, 1]');
-  return number;
-}
 
 async function withStore<T>(
   command: Command,

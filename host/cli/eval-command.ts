@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { EvalReport, EvalResult, EvalStartRequest } from '../../app/api/index.ts';
 import { isDatasetFormat, UnknownDatasetFormatError } from '../../app/evidence/index.ts';
 import { openEngine } from './engine.ts';
-import type { GlobalOptions } from './options.ts';
+import { wholeNumber, type GlobalOptions } from './options.ts';
 import { progressBar, silentProgress } from './progress.ts';
 
 interface EvalCommandOptions {
@@ -22,13 +22,6 @@ interface EvalCommandOptions {
   maxDepth?: number;
   maxSeconds?: number;
   json?: boolean;
-}
-
-function wholeNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new InvalidArgumentError('expected a whole number of at least 1');
-  return number;
 }
 
 function similarity(value: string): number {

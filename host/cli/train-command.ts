@@ -6,26 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { TrainConfig, type StepMetrics, type TrainJobStatus } from '../../app/api/index.ts';
 import { exportDataset } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
 import { DatasetStore, SftSetStore, openWorkspace } from '../../app/store/index.ts';
 import { composeEngine } from '../compose/compose.ts';
-import { workspaceOption, type GlobalOptions } from './options.ts';
-
-function wholeNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new InvalidArgumentError('expected a whole number of at least 1');
-  return number;
-}
-
-function positive(value: string): number {
-  const number = Number(value);
-  if (!(number > 0)) throw new InvalidArgumentError('expected a positive number');
-  return number;
-}
+import { positive, wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
 
 interface TrainFlags {
   dataset: string;
