@@ -119,6 +119,38 @@ export const QuestionFilterRequest = z
   .strict();
 
 const DatasetRef = z.object({ dataset: z.string().min(1) }).strict();
+const Split = z.enum(['train', 'validation']);
+
+/** A teacher run an SFT set considered: accepted, or left out with the reason. */
+export const SftSetRun = z.object({
+  runId: z.string().nullable(),
+  questionId: z.string(),
+  spanF1: z.number().nullable(),
+  accepted: z.boolean(),
+  /** Why it was left out (null when accepted). */
+  reason: z.string().nullable(),
+});
+export type SftSetRun = z.infer<typeof SftSetRun>;
+
+/**
+ * The teacher runs of an eval over a dataset's train split that cold-start SFT trains on: every run
+ * considered, through the write-up's filter (finished, no REPL error, span F1 above 0), then a cap.
+ */
+export const SftSetSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The dataset whose questions the teacher answered. */
+  dataset: z.string(),
+  evalId: z.string(),
+  cap: z.number().int(),
+  createdAt: z.number(),
+  accepted: z.number().int(),
+  considered: z.number().int(),
+});
+export type SftSetSummary = z.infer<typeof SftSetSummary>;
+export const SftSet = SftSetSummary.extend({ runs: z.array(SftSetRun) });
+export type SftSet = z.infer<typeof SftSet>;
+const SftSetRef = z.object({ set: z.string().min(1) }).strict();
 
 export const datasetCommands = {
   'datasets.list': {
@@ -195,6 +227,53 @@ export const datasetCommands = {
   'datasets.deleteQuestion': {
     summary: 'Removes a question from a dataset.',
     request: DatasetRef.extend({ id: z.string().min(1) }).strict(),
+    response: z.object({ deleted: z.boolean() }),
+  },
+  'datasets.splitFile': {
+    summary:
+      "Writes a split as our JSON lines in the workspace's datasets folder (the file a training job or a teacher eval reads); the same path each time.",
+    request: DatasetRef.extend({ split: Split.default('train') }).strict(),
+    response: z.object({ path: z.string(), rows: z.number().int() }),
+  },
+  'datasets.traces': {
+    summary:
+      "Runs a teacher RLM over a dataset's split through the eval machinery (the same request resumes); progress streams as eval.progress.",
+    request: DatasetRef.extend({
+      teacher: z.string().min(1),
+      split: Split.default('train'),
+      limit: z.number().int().positive().optional(),
+      concurrency: z.number().int().min(1).max(16).optional(),
+      maxTurns: z.number().int().positive().optional(),
+    }).strict(),
+    response: z.object({
+      evalId: z.string(),
+      total: z.number().int(),
+      alreadyDone: z.number().int(),
+    }),
+  },
+  'sftSets.list': {
+    summary: "The workspace's SFT sets (of one dataset when named), newest first.",
+    request: z.object({ dataset: z.string().min(1).optional() }).strict(),
+    response: z.object({ sets: z.array(SftSetSummary) }),
+  },
+  'sftSets.get': {
+    summary: 'An SFT set with every run it considered, accepted or left out with the reason.',
+    request: SftSetRef,
+    response: z.object({ set: SftSet }),
+  },
+  'sftSets.make': {
+    summary:
+      "Makes an SFT set from a teacher eval's runs: the write-up's filter (finished, no REPL error, span F1 > 0), then the cap.",
+    request: DatasetRef.extend({
+      evalId: z.string().min(1),
+      name: z.string().trim().min(1).max(200),
+      cap: z.number().int().positive().max(10_000).default(32),
+    }).strict(),
+    response: z.object({ set: SftSet }),
+  },
+  'sftSets.delete': {
+    summary: 'Deletes an SFT set (its runs stay in the workspace).',
+    request: SftSetRef,
     response: z.object({ deleted: z.boolean() }),
   },
 } as const;

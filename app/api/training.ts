@@ -35,6 +35,8 @@ export const TrainConfig = z
       .object({
         path: z.string().min(1),
         format: z.enum(['ours', 'skyrl', 'qasper']),
+        /** The workspace dataset the file was written from (datasets.splitFile), when it was. */
+        name: z.string().optional(),
         multiPaper: z.boolean().optional(),
         limit: z.number().int().positive().optional(),
       })
@@ -185,6 +187,16 @@ export const TrainJob = z.object({
 });
 export type TrainJob = z.infer<typeof TrainJob>;
 
+/** A base model the Train view offers: its path (or the demo's spec) and what it is. */
+export const BaseModel = z.object({
+  path: z.string(),
+  label: z.string(),
+  format: z.enum(['hugging-face', 'llama2c', 'demo']),
+  /** Under <workspace>/models, named by an earlier job, or the built-in demo. */
+  source: z.enum(['workspace', 'job', 'demo']),
+});
+export type BaseModel = z.infer<typeof BaseModel>;
+
 const jobId = z.string().regex(/^[\w-]{1,80}$/, 'a job id');
 
 export const trainCommands = {
@@ -220,6 +232,12 @@ export const trainCommands = {
     summary: 'Goes on with a paused or failed job from its last checkpoint.',
     request: z.object({ jobId }).strict(),
     response: z.object({ job: TrainJob }),
+  },
+  'train.models': {
+    summary:
+      'Base models the workspace knows: model folders and llama2.c files under <workspace>/models, those earlier jobs named, and the toy:bigram demo.',
+    request: z.object({}).strict(),
+    response: z.object({ models: z.array(BaseModel) }),
   },
 } as const;
 

@@ -41,6 +41,5 @@ export {
   SftSetStore,
   SftSetNotFoundError,
   SftSetNameTakenError,
-  type SftSet,
-  type SftSetRun,
+  type NewSftSet,
 } from './sft-sets.ts';

@@ -4,6 +4,7 @@
 // accepted run collapsed the policy's entropy), so the choice reads back and each run opens.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
+import type { SftSet, SftSetSummary } from '../api/index.ts';
 import { transaction } from './database.ts';
 
 export class SftSetNotFoundError extends Error {
@@ -22,25 +23,8 @@ export class SftSetNameTakenError extends Error {
   }
 }
 
-export interface SftSetRun {
-  runId: string | null;
-  questionId: string;
-  spanF1: number | null;
-  accepted: boolean;
-  /** Why it was left out (null when accepted). */
-  reason: string | null;
-}
-
-export interface SftSet {
-  id: string;
-  name: string;
-  /** The dataset whose questions the teacher answered. */
-  dataset: string;
-  evalId: string;
-  cap: number;
-  createdAt: number;
-  runs: SftSetRun[];
-}
+/** What a new set is made of: its runs in order (the counts follow from them). */
+export type NewSftSet = Omit<SftSet, 'id' | 'accepted' | 'considered'>;
 
 interface SetRow {
   id: string;
@@ -49,6 +33,26 @@ interface SetRow {
   eval_id: string;
   cap: number;
   created_at: number;
+  accepted: number;
+  considered: number;
+}
+
+const selectSets = `SELECT s.*,
+  (SELECT COUNT(*) FROM sft_set_runs r WHERE r.set_id = s.id AND r.accepted = 1) AS accepted,
+  (SELECT COUNT(*) FROM sft_set_runs r WHERE r.set_id = s.id) AS considered
+  FROM sft_sets s`;
+
+function summaryOf(row: SetRow): SftSetSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    dataset: row.dataset,
+    evalId: row.eval_id,
+    cap: row.cap,
+    createdAt: row.created_at,
+    accepted: row.accepted,
+    considered: row.considered,
+  };
 }
 
 export class SftSetStore {
@@ -58,7 +62,7 @@ export class SftSetStore {
     this.#db = db;
   }
 
-  create(set: Omit<SftSet, 'id'>): SftSet {
+  create(set: NewSftSet): SftSet {
     const id = randomUUID();
     transaction(this.#db, () => {
       if (this.#row(set.name)) throw new SftSetNameTakenError(set.name);
@@ -87,7 +91,7 @@ export class SftSetStore {
   }
 
   #row(name: string): SetRow | undefined {
-    return this.#db.prepare('SELECT * FROM sft_sets WHERE name = ? OR id = ?').get(name, name) as
+    return this.#db.prepare(`${selectSets} WHERE s.name = ? OR s.id = ?`).get(name, name) as
       SetRow | undefined;
   }
 
@@ -104,12 +108,7 @@ export class SftSetStore {
       reason: string | null;
     }[];
     return {
-      id: row.id,
-      name: row.name,
-      dataset: row.dataset,
-      evalId: row.eval_id,
-      cap: row.cap,
-      createdAt: row.created_at,
+      ...summaryOf(row),
       runs: runs.map((r) => ({
         runId: r.run_id,
         questionId: r.question_id,
@@ -120,18 +119,19 @@ export class SftSetStore {
     };
   }
 
-  list(): Omit<SftSet, 'runs'>[] {
-    const rows = this.#db
-      .prepare('SELECT * FROM sft_sets ORDER BY created_at DESC')
-      .all() as unknown as SetRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      dataset: row.dataset,
-      evalId: row.eval_id,
-      cap: row.cap,
-      createdAt: row.created_at,
-    }));
+  /** Newest first; of one dataset (by name) when given. */
+  list(dataset?: string): SftSetSummary[] {
+    const rows = (dataset === undefined
+      ? this.#db.prepare(`${selectSets} ORDER BY s.created_at DESC`).all()
+      : this.#db
+          .prepare(`${selectSets} WHERE s.dataset = ? ORDER BY s.created_at DESC`)
+          .all(dataset)) as unknown as SetRow[];
+    return rows.map(summaryOf);
+  }
+
+  /** A dataset's sets follow its rename. */
+  renameDataset(from: string, to: string): void {
+    this.#db.prepare('UPDATE sft_sets SET dataset = ? WHERE dataset = ?').run(to, from);
   }
 
   delete(name: string): void {

@@ -4,8 +4,7 @@
 // reason), `traces` (a teacher RLM over the train split, as an eval) and `sft-set` (its runs through
 // the write-up's filter and a cap), `import`, `export` (SkyRL rows or our JSON lines), `rename`,
 // `delete`.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { GenerationOptions, type DatasetSummary } from '../../app/api/index.ts';
 import {
@@ -17,14 +16,8 @@ import {
   UnknownDatasetFormatError,
 } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
-import {
-  DatasetStore,
-  SftSetStore,
-  openWorkspace,
-  type SftSetRun,
-  type Workspace,
-} from '../../app/store/index.ts';
-import { sftRejection } from '../../training/rl/index.ts';
+import { DatasetStore, SftSetStore, openWorkspace, type Workspace } from '../../app/store/index.ts';
+import { sftRuns, writeSplitFile } from '../commands/sft-sets-handlers.ts';
 import { openEngine } from './engine.ts';
 import { fraction, integer, wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
 import { progressBar, silentProgress } from './progress.ts';
@@ -134,15 +127,13 @@ async function runTraces(name: string, flags: TracesFlags, command: Command): Pr
   const engine = await openEngine(command.optsWithGlobals<GlobalOptions>());
   const bar = flags.json ? silentProgress : progressBar();
   try {
-    const store = new DatasetStore(engine.workspace.db);
-    const summary = store.get(name);
-    const folder = join(engine.workspace.dir, 'datasets');
-    mkdirSync(folder, { recursive: true });
     // The split as a file in the workspace: the eval's id hashes its path, so a rerun resumes.
-    const file = join(folder, `${summary.id}-${flags.split}.jsonl`);
-    writeFileSync(
-      file,
-      exportDataset(store, engine.papers, name, { format: 'ours', split: flags.split }),
+    const { path: file } = writeSplitFile(
+      engine.workspace.dir,
+      new DatasetStore(engine.workspace.db),
+      engine.papers,
+      name,
+      flags.split,
     );
     engine.evals.onEvent((event) => {
       if (event.kind === 'eval.progress')
@@ -179,25 +170,12 @@ async function runSftSet(
 ): Promise<void> {
   const engine = await openEngine(command.optsWithGlobals<GlobalOptions>());
   try {
-    new DatasetStore(engine.workspace.db).get(name);
-    const runs: SftSetRun[] = [];
-    let accepted = 0;
-    for (const result of engine.evalStore.results(flags.eval)) {
-      const base = { runId: result.runId, questionId: result.questionId, spanF1: result.spanF1 };
-      const reason = result.runId
-        ? sftRejection(engine.runStore.events(result.runId), result.spanF1 ?? 0)
-        : 'the question has no run';
-      const over = reason === null && accepted >= flags.cap;
-      if (reason === null && !over) accepted++;
-      runs.push({
-        ...base,
-        accepted: reason === null && !over,
-        reason: reason ?? (over ? `over the cap of ${flags.cap} runs` : null),
-      });
-    }
+    const dataset = new DatasetStore(engine.workspace.db).get(name);
+    engine.evalStore.get(flags.eval);
+    const runs = sftRuns(engine.evalStore, engine.runStore, flags.eval, flags.cap);
     const set = new SftSetStore(engine.workspace.db).create({
       name: flags.name,
-      dataset: name,
+      dataset: dataset.name,
       evalId: flags.eval,
       cap: flags.cap,
       createdAt: Date.now(),
@@ -208,7 +186,7 @@ async function runSftSet(
       return;
     }
     console.log(
-      `SFT set '${set.name}': ${accepted} of ${runs.length} runs accepted (cap ${set.cap})`,
+      `SFT set '${set.name}': ${set.accepted} of ${set.considered} runs accepted (cap ${set.cap})`,
     );
     for (const run of runs) {
       console.log(

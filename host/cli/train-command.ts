@@ -8,9 +8,9 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { TrainConfig, type StepMetrics, type TrainJobStatus } from '../../app/api/index.ts';
-import { exportDataset } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
 import { DatasetStore, SftSetStore, openWorkspace } from '../../app/store/index.ts';
+import { writeSplitFile } from '../commands/sft-sets-handlers.ts';
 import { composeEngine } from '../compose/compose.ts';
 import { positive, wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
 
@@ -67,16 +67,13 @@ export function trainCommand(): Command {
       const workspace = openWorkspace(workspaceDir);
       const library = new PaperLibrary(workspace.db);
       let datasetFile: string;
+      let datasetName: string;
       try {
         const store = new DatasetStore(workspace.db);
         const summary = store.get(flags.dataset);
         if (flags.sftSet) new SftSetStore(workspace.db).get(flags.sftSet);
-        mkdirSync(join(workspaceDir, 'datasets'), { recursive: true });
-        datasetFile = join(workspaceDir, 'datasets', `${summary.id}-train.jsonl`);
-        writeFileSync(
-          datasetFile,
-          exportDataset(store, library, flags.dataset, { format: 'ours', split: 'train' }),
-        );
+        datasetFile = writeSplitFile(workspaceDir, store, library, flags.dataset, 'train').path;
+        datasetName = summary.name;
       } finally {
         await library.dispose();
         workspace.close();
@@ -91,7 +88,7 @@ export function trainCommand(): Command {
         maxTokensPerTurn: flags.maxTokens,
         reward: flags.reward,
         ...(flags.judge ? { judge: flags.judge } : {}),
-        dataset: { path: datasetFile, format: 'ours' },
+        dataset: { path: datasetFile, format: 'ours', name: datasetName },
         workspace: workspaceDir,
         steps: flags.steps,
         ...(flags.sftSet

@@ -11,7 +11,7 @@ import {
 } from '../../app/evidence/index.ts';
 import type { Provider } from '../../app/models/index.ts';
 import type { PaperLibrary } from '../../app/papers/index.ts';
-import { DatasetStore } from '../../app/store/index.ts';
+import { DatasetStore, SftSetStore } from '../../app/store/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { writeFileSync } from 'node:fs';
 
@@ -122,7 +122,11 @@ export function datasetService(deps: DatasetDeps): DatasetService {
     },
     'datasets.rename': ({ dataset, name }) => {
       if (running.has(dataset)) throw new GenerationRunningError(dataset);
-      return { dataset: store.rename(dataset, name, now()) };
+      const before = store.get(dataset).name;
+      const renamed = store.rename(dataset, name, now());
+      // SFT sets name their dataset: they follow it.
+      new SftSetStore(deps.db).renameDataset(before, renamed.name);
+      return { dataset: renamed };
     },
     'datasets.delete': ({ dataset }) => {
       if (running.has(dataset)) throw new GenerationRunningError(dataset);

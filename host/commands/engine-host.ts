@@ -31,6 +31,7 @@ import { followHandlers, LogFollows } from './follow-handlers.ts';
 import { createHost, type CommandHandlers, type Host } from './command-host.ts';
 import { trainingHandlers, type TrainingHandlers } from './training-handlers.ts';
 import { datasetService, type DatasetService } from './datasets-handlers.ts';
+import { sftHandlers } from './sft-sets-handlers.ts';
 
 export class NativeDialogUnavailableError extends Error {
   override readonly name = 'NativeDialogUnavailableError';
@@ -113,6 +114,15 @@ export function createEngineHost(options: EngineOptions): Host {
       ...followHandlers(follows, emit, now),
       ...evalHandlers(options.evals, options.evalStore, emit),
       ...(options.datasets ?? noDatasets(workspace, papers, emit, now)).handlers,
+      ...sftHandlers({
+        db: workspace.db,
+        workspaceDir: workspace.dir,
+        papers,
+        evals: options.evals,
+        evalStore: options.evalStore,
+        runStore,
+        now,
+      }),
       ...endpointHandlers(workspace, emit, now, { vault: options.vault }),
       ...(options.training ?? trainingHandlers(workspace.dir, () => undefined, now)),
       ...clusterHandlers({

@@ -5,11 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import {
   StepMetrics,
   TrainConfig,
+  type BaseModel,
   TrainJob,
   type ApiEvent,
   type CommandArgs,
@@ -18,6 +19,51 @@ import {
 // The start message's module alone: training/rl's index would load the training engine here.
 import type { TrainerStart } from '../../training/rl/trainer-start.ts';
 import { findRolloutTraining } from './train-rollouts.ts';
+
+/** The demo policy: a model-free bigram over a toy task, offered by name only. */
+const demoModel: BaseModel = {
+  path: 'toy:bigram',
+  label: 'toy:bigram (demo: a model-free bigram policy on a toy task)',
+  format: 'demo',
+  source: 'demo',
+};
+
+/**
+ * What is under <workspace>/models: a folder with config.json and safetensors weights (Hugging Face
+ * layout), or a llama2.c checkpoint (.bin) with its tokenizer beside it, at the top or one folder
+ * down.
+ */
+async function workspaceModels(dir: string): Promise<BaseModel[]> {
+  const found: BaseModel[] = [];
+  const visit = async (folder: string, depth: number): Promise<void> => {
+    let entries: string[];
+    try {
+      entries = (await readdir(folder)).sort();
+    } catch {
+      return;
+    }
+    if (entries.includes('config.json') && entries.some((e) => e.endsWith('.safetensors'))) {
+      found.push({
+        path: folder,
+        label: basename(folder),
+        format: 'hugging-face',
+        source: 'workspace',
+      });
+      return;
+    }
+    const tokenizer = entries.some((e) => /^tok.*\.bin$/.test(e));
+    for (const entry of entries) {
+      const path = join(folder, entry);
+      if (tokenizer && entry.endsWith('.bin') && !entry.startsWith('tok')) {
+        found.push({ path, label: entry, format: 'llama2c', source: 'workspace' });
+      } else if (depth > 0 && (await stat(path)).isDirectory()) {
+        await visit(path, depth - 1);
+      }
+    }
+  };
+  await visit(dir, 1);
+  return found;
+}
 
 /** A running trainer process as the host sees it. */
 export interface TrainerProcess {
@@ -72,7 +118,13 @@ const JobFile = z.object({
 type JobFile = z.infer<typeof JobFile>;
 
 type TrainCommand =
-  'train.jobs' | 'train.start' | 'train.metrics' | 'train.rollout' | 'train.stop' | 'train.resume';
+  | 'train.jobs'
+  | 'train.start'
+  | 'train.metrics'
+  | 'train.rollout'
+  | 'train.stop'
+  | 'train.resume'
+  | 'train.models';
 export type TrainingHandlers = {
   [C in TrainCommand]: (args: CommandArgs<C>) => Promise<CommandResponse<C>>;
 };
@@ -258,6 +310,23 @@ export function trainingHandlers(
       await writeJob(next);
       await changed(next);
       return { job: await view(next) };
+    },
+
+    'train.models': async () => {
+      const models = await workspaceModels(join(workspaceDir, 'models'));
+      const known = new Set(models.map((m) => m.path));
+      const jobs = existsSync(root) ? await readdir(root) : [];
+      for (const id of jobs.sort().reverse()) {
+        const path = await readJob(id).then(
+          (job) => job.config.baseModel,
+          () => null,
+        );
+        if (path === null || path.startsWith('toy:') || known.has(path)) continue;
+        known.add(path);
+        const format = path.endsWith('.bin') ? 'llama2c' : 'hugging-face';
+        models.push({ path, label: basename(path), format, source: 'job' });
+      }
+      return { models: [...models, demoModel] };
     },
 
     dispose: () => {
