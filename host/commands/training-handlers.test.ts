@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -126,6 +126,55 @@ describe('training jobs', () => {
     );
     expect(failed?.id).toBe(job.id);
   }, 60_000);
+
+  it('counts a job by its GRPO steps: paused in its SFT phase it is paused at step 0', async () => {
+    const line = (step: number) => ({
+      step,
+      phase: 'sft',
+      at: 1,
+      elapsedMs: step,
+      loss: 1,
+      gradNorm: 1,
+      tokensPerSecond: 1,
+      entropy: null,
+      rewardMean: null,
+      rewardMin: null,
+      rewardMax: null,
+      precisionMean: null,
+      recallMean: null,
+      kl: null,
+      clipFraction: null,
+      turnsPerRollout: null,
+      childrenPerRollout: null,
+      groups: [],
+    });
+    // A stand-in trainer that logs three SFT steps (more than the job's GRPO steps) and stops.
+    const sftOnly = trainingHandlers(dir, (event) => events.push(event), Date.now, {
+      pollMs: 20,
+      launcher: (jobDir) => {
+        const text = [1, 2, 3].map((n) => `${JSON.stringify(line(n))}\n`).join('');
+        writeFileSync(join(jobDir, 'metrics.jsonl'), text);
+        let exit: (code: number | null, stderrTail: string) => void = () => undefined;
+        return {
+          stop: () => {
+            setTimeout(() => {
+              exit(0, '');
+            }, 30);
+          },
+          onExit: (listener) => {
+            exit = listener;
+          },
+        };
+      },
+    });
+    const { job } = await sftOnly['train.start']({ name: 'sft', config: toy(2) });
+    await until(() => steps().length === 3);
+    expect(await sftOnly['train.stop']({ jobId: job.id })).toEqual({ stopping: true });
+    await until(() => changes('paused').length === 1);
+    expect(changes('paused')[0]?.job.step).toBe(0);
+    expect(changes('done')).toEqual([]);
+    sftOnly.dispose();
+  });
 
   it('names a missing job and an engine without a trainer', async () => {
     await expect(handlers['train.metrics']({ jobId: 'nope' })).rejects.toThrow(

@@ -20,6 +20,11 @@ import {
 import type { TrainerStart } from '../../training/rl/trainer-start.ts';
 import { findRolloutTraining } from './train-rollouts.ts';
 
+/** The last GRPO step logged (a job's SFT steps, logged first, count apart). */
+function grpoStep(metrics: readonly StepMetrics[]): number {
+  return metrics.findLast((m) => m.phase === 'grpo')?.step ?? 0;
+}
+
 /** The demo policy: a model-free bigram over a toy task, offered by name only. */
 const demoModel: BaseModel = {
   path: 'toy:bigram',
@@ -186,7 +191,7 @@ export function trainingHandlers(
     // 'running' on disk with no process here: the app was closed or crashed mid-job. It resumes
     // from its last checkpoint like a paused one.
     status: job.status === 'running' && !running.has(job.id) ? 'paused' : job.status,
-    step: (await metricsOf(job.id)).at(-1)?.step ?? 0,
+    step: grpoStep(await metricsOf(job.id)),
   });
   const changed = async (job: JobFile) => {
     emit({ kind: 'train.jobChanged', at: now(), job: await view(job) });
@@ -225,7 +230,7 @@ export function trainingHandlers(
         await follow();
         running.delete(job.id);
         const paused = stopping.delete(job.id);
-        const last = (await metricsOf(job.id)).at(-1)?.step ?? 0;
+        const last = grpoStep(await metricsOf(job.id));
         const failed = code !== 0;
         const next: JobFile = {
           ...job,

@@ -195,14 +195,23 @@ function JobList({
 
 function JobHeader({ job, metrics }: { job: TrainJob; metrics: readonly StepMetrics[] }) {
   const api = useApi();
-  const lastStep = metrics.at(-1)?.step ?? 0;
+  const lastStep = metrics.findLast((m) => m.phase === 'grpo')?.step ?? 0;
+  const sftSteps = metrics.filter((m) => m.phase === 'sft').length;
+  const dataset = job.config.dataset?.name ?? job.config.dataset?.path;
   return (
     <header>
       <h2>
         {job.name} · {job.config.baseModel}
+        {dataset ? ` · ${dataset}` : ''}
       </h2>
+      {job.config.sft && (
+        <span data-testid="train-job-sft" data-sft-steps={sftSteps}>
+          SFT on {job.config.sft.set}: {sftSteps} steps
+          {lastStep === 0 && job.status === 'running' ? ' (running)' : ''} ·
+        </span>
+      )}
       <span data-testid="train-job-progress">
-        step {lastStep}/{job.config.steps} · {job.status}
+        GRPO step {lastStep}/{job.config.steps} · {job.status}
       </span>
       {job.status === 'running' ? (
         <button

@@ -1,10 +1,14 @@
 // Configure and launch a local training job. Every field maps to TrainConfig (app/api), which the
-// engine validates again; a refused field comes back named and is shown beside the form.
+// engine validates again; a refused field comes back named and is shown beside the form. The base
+// model, the dataset and the SFT set are picked from what the workspace has (TrainSources.tsx);
+// typed paths still work, and toy:bigram is there only as the named demo.
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import type { TrainJob } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
 import { jobConfig, type JobConfigResult } from './job-config.ts';
+import { Choice, TextField, type SetField } from './fields.tsx';
+import { BaseModelField, DatasetFields, SftFields, useTrainSources } from './TrainSources.tsx';
 
 interface Field {
   key: string;
@@ -32,21 +36,21 @@ const numericFields: Field[] = [
 ];
 
 const initialValues = (): Record<string, string> => ({
-  name: 'toy run',
-  baseModel: 'toy:bigram',
+  name: 'run',
+  baseModel: '',
   reward: 'rubric',
   judge: '',
   weighting: 'subtree-mean',
   datasetPath: '',
   datasetFormat: 'skyrl',
+  datasetName: '',
+  sftSet: '',
+  sftEpochs: '2',
+  sftLearningRate: '1e-4',
+  sftBatchSize: '4',
   ...Object.fromEntries(numericFields.map((f) => [f.key, f.value])),
 });
 
-const datasetFormats = [
-  { value: 'skyrl', label: 'SkyRL rows' },
-  { value: 'ours', label: 'ours' },
-  { value: 'qasper', label: 'QASPER' },
-];
 const rewards = [
   { value: 'rubric', label: 'rubric judge' },
   { value: 'span-f1', label: 'span F1' },
@@ -56,8 +60,6 @@ const weightings = [
   { value: 'token-mean', label: 'token mean (reference code)' },
   { value: 'sample-one-child', label: 'one sampled child' },
 ];
-
-type SetField = (key: string) => (value: string) => void;
 
 function useJobForm(
   onStarted: (job: TrainJob) => void,
@@ -84,18 +86,25 @@ function useJobForm(
     }
     setBusy(true);
     setFailure(null);
-    api.call('train.start', { name: built.name, config: built.config }).then(
-      ({ job }) => {
-        setBusy(false);
-        onStarted(job);
-      },
-      (error: unknown) => {
-        setBusy(false);
-        setFailure(describeFailure(error));
-      },
-    );
+    // A workspace dataset is written out again at launch, so the job trains on its edits.
+    const dataset = built.config.dataset;
+    const refreshed = dataset?.name
+      ? api.call('datasets.splitFile', { dataset: dataset.name, split: 'train' })
+      : Promise.resolve(null);
+    refreshed
+      .then(() => api.call('train.start', { name: built.name, config: built.config }))
+      .then(
+        ({ job }) => {
+          setBusy(false);
+          onStarted(job);
+        },
+        (error: unknown) => {
+          setBusy(false);
+          setFailure(describeFailure(error));
+        },
+      );
   };
-  return { values, set, failure, busy, submit };
+  return { values, set, setValues, failure, busy, submit };
 }
 
 export function JobForm({
@@ -106,17 +115,26 @@ export function JobForm({
   /** Told the form's job as it changes (the cluster panel exports the same job). */
   onConfig?: (result: JobConfigResult) => void;
 }) {
-  const { values, set, failure, busy, submit } = useJobForm(onStarted, onConfig);
+  const { values, set, setValues, failure, busy, submit } = useJobForm(onStarted, onConfig);
+  const sources = useTrainSources(values.datasetName ?? '');
+  const pickDefaults = sources.defaults;
+  useEffect(() => {
+    // The first model the workspace has, once known, unless one was typed already.
+    if (pickDefaults === null) return;
+    setValues((current) =>
+      current.baseModel === '' ? { ...current, baseModel: pickDefaults.baseModel } : current,
+    );
+  }, [pickDefaults, setValues]);
   return (
     <form className="train-form" onSubmit={submit} data-testid="train-form">
       <TextField label="name" value={values.name} onChange={set('name')} testId="train-name" />
-      <TextField
-        label="base model"
-        title="a Hugging Face model folder, a llama2.c checkpoint, or toy:bigram (a model-free demo task)"
-        value={values.baseModel}
+      <BaseModelField
+        value={values.baseModel ?? ''}
         onChange={set('baseModel')}
-        testId="train-base-model"
+        sources={sources}
       />
+      <DatasetFields values={values} setValues={setValues} sources={sources} />
+      <SftFields values={values} set={set} sources={sources} />
       {numericFields.map((field) => (
         <label key={field.key}>
           {field.label}
@@ -147,21 +165,6 @@ export function JobForm({
 function RewardFields({ values, set }: { values: Record<string, string>; set: SetField }) {
   return (
     <>
-      <TextField
-        label="dataset file"
-        title="the questions to train on (a real model needs one; toy:bigram brings its own)"
-        value={values.datasetPath}
-        placeholder="/path/to/dataset.jsonl"
-        onChange={set('datasetPath')}
-        testId="train-dataset"
-      />
-      <Choice
-        label="dataset format"
-        value={values.datasetFormat}
-        options={datasetFormats}
-        onChange={set('datasetFormat')}
-        testId="train-dataset-format"
-      />
       <Choice label="reward" value={values.reward} options={rewards} onChange={set('reward')} />
       <TextField
         label="judge model"
@@ -176,55 +179,5 @@ function RewardFields({ values, set }: { values: Record<string, string>; set: Se
         onChange={set('weighting')}
       />
     </>
-  );
-}
-
-function TextField(props: {
-  label: string;
-  title?: string;
-  value: string | undefined;
-  placeholder?: string;
-  onChange: (value: string) => void;
-  testId?: string;
-}) {
-  return (
-    <label title={props.title}>
-      {props.label}
-      <input
-        value={props.value}
-        placeholder={props.placeholder}
-        onChange={(e) => {
-          props.onChange(e.target.value);
-        }}
-        data-testid={props.testId}
-      />
-    </label>
-  );
-}
-
-function Choice(props: {
-  label: string;
-  value: string | undefined;
-  options: readonly { value: string; label: string }[];
-  onChange: (value: string) => void;
-  testId?: string;
-}) {
-  return (
-    <label>
-      {props.label}
-      <select
-        value={props.value}
-        data-testid={props.testId}
-        onChange={(e) => {
-          props.onChange(e.target.value);
-        }}
-      >
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }

@@ -2,11 +2,12 @@
 // raw value under the cursor), a min-max band, a right-hand axis for a count beside a share,
 // figures of some steps only (validation) joined across the gaps, and a second job overlaid, dashed.
 // The uPlot instance lives as long as the chart's shape (axis, jobs); new points only update data.
+// A job that ran SFT first has the edge between its phases drawn as a labelled dashed line.
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { StepMetrics } from '../../../../app/api/index.ts';
-import { chartData, type ChartSpec, type XAxis } from './series.ts';
+import { chartData, phaseEdge, stepAt, type ChartSpec, type XAxis } from './series.ts';
 
 const palette = ['#2f6fdf', '#d9480f', '#2b8a3e', '#9c36b5', '#0c8599', '#a0522d', '#c2255c'];
 
@@ -63,6 +64,29 @@ function build(props: Props): {
   return { data, series, bands };
 }
 
+/** The dashed line where the first job's SFT ends and its GRPO begins, labelled on each side. */
+function drawPhaseEdge(u: uPlot, edge: number | null): void {
+  if (edge === null) return;
+  const x = u.valToPos(edge, 'x', true);
+  const { top, height } = u.bbox;
+  const context = u.ctx;
+  context.save();
+  context.strokeStyle = '#868e96';
+  context.fillStyle = '#868e96';
+  context.setLineDash([4, 4]);
+  context.lineWidth = devicePixelRatio;
+  context.beginPath();
+  context.moveTo(x, top);
+  context.lineTo(x, top + height);
+  context.stroke();
+  context.font = `${String(11 * devicePixelRatio)}px sans-serif`;
+  context.textAlign = 'right';
+  context.fillText('SFT', x - 4 * devicePixelRatio, top + 12 * devicePixelRatio);
+  context.textAlign = 'left';
+  context.fillText('GRPO', x + 4 * devicePixelRatio, top + 12 * devicePixelRatio);
+  context.restore();
+}
+
 function axesOf(spec: ChartSpec): uPlot.Axis[] {
   const axes: uPlot.Axis[] = [{ stroke: 'currentColor' }, { stroke: 'currentColor', scale: 'y' }];
   if (spec.secondary) {
@@ -99,6 +123,14 @@ export function TrainChart(props: Props) {
       axes: axesOf(latest.current.spec),
       legend: { live: true },
       cursor: { drag: { x: true, y: false } },
+      hooks: {
+        draw: [
+          (u) => {
+            const first = latest.current.jobs[0];
+            drawPhaseEdge(u, first ? phaseEdge(first.metrics, latest.current.axis) : null);
+          },
+        ],
+      },
     };
     const instance = new uPlot(options, data, element);
     plot.current = instance;
@@ -107,11 +139,9 @@ export function TrainChart(props: Props) {
       const first = latest.current.jobs[0];
       if (index === null || index === undefined || !first) return;
       const x = instance.data[0][index];
-      const metric =
-        latest.current.axis === 'step'
-          ? first.metrics.find((m) => m.step === x)
-          : first.metrics[index];
-      if (metric) onPickStep?.(first.id, metric.step);
+      const metric = x === undefined ? null : stepAt(first.metrics, latest.current.axis, x);
+      // An SFT step has no groups to open.
+      if (metric?.phase === 'grpo') onPickStep?.(first.id, metric.step);
     };
     instance.over.addEventListener('click', click);
     const resize = new ResizeObserver(() => {
@@ -132,7 +162,11 @@ export function TrainChart(props: Props) {
   });
 
   return (
-    <figure className="train-chart" data-testid={`train-chart-${props.spec.id}`}>
+    <figure
+      className="train-chart"
+      data-testid={`train-chart-${props.spec.id}`}
+      data-phase-edge={phaseEdge(props.jobs[0]?.metrics ?? [], props.axis) ?? undefined}
+    >
       <figcaption>{props.spec.title}</figcaption>
       <div ref={holder} className="train-chart-plot" />
     </figure>

@@ -23,6 +23,28 @@ const fields = {
 };
 
 describe('jobConfig', () => {
+  it('carries a workspace dataset by name and SFT on a picked set', () => {
+    const result = jobConfig({
+      ...fields,
+      datasetPath: '/ws/datasets/d1-train.jsonl',
+      datasetFormat: 'ours',
+      datasetName: 'my questions',
+      sftSet: 'cold start',
+      sftEpochs: '3',
+      sftLearningRate: '2e-4',
+      sftBatchSize: '2',
+    });
+    expect(result.ok && result.config).toMatchObject({
+      dataset: { path: '/ws/datasets/d1-train.jsonl', format: 'ours', name: 'my questions' },
+      sft: { set: 'cold start', epochs: 3, learningRate: 2e-4, batchSize: 2 },
+    });
+    const bad = jobConfig({ ...fields, sftSet: 'cold start', sftEpochs: '0' });
+    expect(bad.ok ? null : bad.failure.message).toMatch(/^sft\.epochs: /);
+    const none = jobConfig({ ...fields, sftSet: ' ' });
+    expect(none.ok).toBe(true);
+    expect(none.ok && Object.keys(none.config)).not.toContain('sft');
+  });
+
   it('builds the TrainConfig both Launch and Export send', () => {
     const result = jobConfig(fields);
     expect(result.ok).toBe(true);

@@ -1,5 +1,6 @@
 // The Train form's fields as a TrainConfig (app/api): one builder for "Launch" and for "Export to
-// cluster", so both send the job the user sees. A refused field comes back named.
+// cluster", so both send the job the user sees. A refused field comes back named. A workspace
+// dataset arrives as the file the engine wrote for it (datasets.splitFile) and its name.
 import { TrainConfig } from '../../../../app/api/index.ts';
 import type { Failure } from '../papers/failure.ts';
 
@@ -11,6 +12,33 @@ function validationOf(number: (key: string) => number) {
   const every = number('validateEvery');
   if (!(every > 0)) return {};
   return { validation: { every, k: number('validateK'), count: number('validateCount') } };
+}
+
+/** Cold-start SFT on a workspace SFT set, when one is picked. */
+function sftOf(values: Readonly<Record<string, string>>, number: (key: string) => number) {
+  const set = values.sftSet?.trim() ?? '';
+  if (set === '') return {};
+  return {
+    sft: {
+      set,
+      epochs: number('sftEpochs'),
+      learningRate: number('sftLearningRate'),
+      batchSize: number('sftBatchSize'),
+    },
+  };
+}
+
+/** A dataset file, with the workspace dataset it was written from when it was one. */
+function datasetOf(values: Readonly<Record<string, string>>) {
+  if (!values.datasetPath) return {};
+  const name = values.datasetName ?? '';
+  return {
+    dataset: {
+      path: values.datasetPath,
+      format: values.datasetFormat,
+      ...(name === '' ? {} : { name }),
+    },
+  };
 }
 
 export function jobConfig(values: Readonly<Record<string, string>>): JobConfigResult {
@@ -31,9 +59,8 @@ export function jobConfig(values: Readonly<Record<string, string>>): JobConfigRe
     reward: values.reward,
     weighting: values.weighting,
     ...(values.judge ? { judge: values.judge } : {}),
-    ...(values.datasetPath
-      ? { dataset: { path: values.datasetPath, format: values.datasetFormat } }
-      : {}),
+    ...datasetOf(values),
+    ...sftOf(values, number),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

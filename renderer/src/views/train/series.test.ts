@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StepMetrics } from '../../../../app/api/index.ts';
-import { chartData, charts, smooth, xValue } from './series.ts';
+import { appendStep, chartData, charts, phaseEdge, smooth, stepAt, xValue } from './series.ts';
 
 const step = (n: number, reward: number | null): StepMetrics => ({
   step: n,
@@ -109,5 +109,57 @@ describe('chart data', () => {
     ] as const)
       expect(drawn.has(key)).toBe(true);
     expect(spec('pass-at-k').sparse).toBe(true);
+  });
+});
+
+describe('a job with an SFT phase', () => {
+  const sft = (n: number): StepMetrics => ({
+    ...step(n, null),
+    phase: 'sft',
+    loss: 3 - n,
+    elapsedMs: n * 500,
+  });
+  const job = [sft(1), sft(2), sft(3), step(1, 0.1), step(2, 0.3)];
+
+  it('puts GRPO after SFT on the step axis and marks the edge between them', () => {
+    const loss = charts.find((c) => c.id === 'loss');
+    if (!loss) throw new Error('no loss chart');
+    const data = chartData(job, loss, 'step', 0);
+    expect(data.x).toEqual([1, 2, 3, 4, 5]);
+    expect(data.series.map((s) => [s.label, s.values])).toEqual([
+      ['SFT loss', [2, 1, 0, null, null]],
+      ['GRPO loss', [null, null, null, -1, -2]],
+    ]);
+    expect(phaseEdge(job, 'step')).toBe(3.5);
+    expect(phaseEdge(job.slice(0, 3), 'step')).toBeNull();
+    expect(phaseEdge(job.slice(3), 'step')).toBeNull();
+    // Time axes keep each line's own time: SFT ends at 1.5 s, GRPO's first step at 2 s.
+    expect(phaseEdge(job, 'relative')).toBe(1.75);
+  });
+
+  it('takes live lines after the SFT ones, and a resumed phase replaces what followed it', () => {
+    const steps = (lines: readonly StepMetrics[]) => lines.map((m) => `${m.phase}${m.step}`);
+    expect(steps(appendStep(job, step(3, 0.5)))).toEqual([
+      'sft1',
+      'sft2',
+      'sft3',
+      'grpo1',
+      'grpo2',
+      'grpo3',
+    ]);
+    expect(steps(appendStep(job, step(2, 0.5)))).toEqual([
+      'sft1',
+      'sft2',
+      'sft3',
+      'grpo1',
+      'grpo2',
+    ]);
+    expect(steps(appendStep(job, sft(1)))).toEqual(['sft1']);
+  });
+
+  it('maps a point back to its step and phase', () => {
+    expect(stepAt(job, 'step', 4)).toMatchObject({ phase: 'grpo', step: 1 });
+    expect(stepAt(job, 'step', 2)).toMatchObject({ phase: 'sft', step: 2 });
+    expect(stepAt(job, 'step', 9)).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 // The Train view's chart data, pure: which figure each chart shows (TRL's, verl's and SkyRL's first
 // reads among them), the x axis (step, time since the job began, wall time), and an exponential
-// smoothing drawn over the faint raw values.
+// smoothing drawn over the faint raw values. A job that runs SFT first logs SFT steps 1..n, then
+// GRPO steps 1..m: on the step axis GRPO comes after SFT (x = n + step), the loss chart draws the
+// two losses apart, and `phaseEdge` is where the charts mark the change.
 import type { StepMetrics } from '../../../../app/api/index.ts';
 
 export type XAxis = 'step' | 'relative' | 'wall';
@@ -13,6 +15,7 @@ export type MetricKey =
   | 'precisionMean'
   | 'recallMean'
   | 'loss'
+  | 'sftLoss'
   | 'kl'
   | 'clipFraction'
   | 'entropy'
@@ -62,7 +65,11 @@ export const charts: readonly ChartSpec[] = [
     secondary: ['zeroVarianceGroups'],
   },
   { id: 'rubric', title: 'Rubric precision and recall', metrics: ['precisionMean', 'recallMean'] },
-  { id: 'loss', title: 'Loss', metrics: ['loss'] },
+  {
+    id: 'loss',
+    title: 'Loss (SFT cross-entropy, then the GRPO loss)',
+    metrics: ['sftLoss', 'loss'],
+  },
   { id: 'clip', title: 'Clip fraction', metrics: ['clipFraction'] },
   { id: 'kl', title: 'KL to the reference', metrics: ['kl'] },
   { id: 'entropy', title: 'Entropy', metrics: ['entropy'] },
@@ -112,7 +119,8 @@ export const metricLabels: Record<MetricKey, string> = {
   zeroVarianceGroups: 'zero-variance groups',
   precisionMean: 'precision',
   recallMean: 'recall',
-  loss: 'loss',
+  loss: 'GRPO loss',
+  sftLoss: 'SFT loss',
   kl: 'KL',
   clipFraction: 'clip fraction',
   entropy: 'entropy',
@@ -133,15 +141,37 @@ export const metricLabels: Record<MetricKey, string> = {
   validationSeconds: 'validation',
 };
 
-/** A figure of a step; those added after old metrics files were written read as missing there. */
+/**
+ * A figure of a step; those added after old metrics files were written read as missing there. The
+ * loss is the GRPO objective on GRPO steps, `sftLoss` the cross-entropy on SFT steps.
+ */
 export function metricValue(metrics: StepMetrics, key: MetricKey | BandKey): number | null {
+  if (key === 'sftLoss') return metrics.phase === 'sft' ? metrics.loss : null;
+  if (key === 'loss') return metrics.phase === 'grpo' ? metrics.loss : null;
   return metrics[key] ?? null;
 }
 
-export function xValue(metrics: StepMetrics, axis: XAxis): number {
+/** SFT steps logged before the GRPO ones: the offset of GRPO steps on the step axis. */
+export function sftSteps(metrics: readonly StepMetrics[]): number {
+  return metrics.filter((m) => m.phase === 'sft').length;
+}
+
+/** A line's place in a job's log: SFT steps first, then GRPO steps. */
+const order = (m: StepMetrics) => (m.phase === 'sft' ? 0 : 1_000_000_000) + m.step;
+
+/**
+ * A job's lines with a new one from the live feed: a resumed job (or a restarted SFT phase) logs
+ * again from its checkpoint, so the new line replaces it and every line after it.
+ */
+export function appendStep(metrics: readonly StepMetrics[], line: StepMetrics): StepMetrics[] {
+  return [...metrics.filter((m) => order(m) < order(line)), line];
+}
+
+/** Where a step sits on the x axis; `offset` is the job's `sftSteps` (GRPO follows SFT). */
+export function xValue(metrics: StepMetrics, axis: XAxis, offset = 0): number {
   switch (axis) {
     case 'step':
-      return metrics.step;
+      return metrics.phase === 'grpo' ? metrics.step + offset : metrics.step;
     case 'relative':
       return metrics.elapsedMs / 1000;
     case 'wall':
@@ -164,6 +194,28 @@ export function smooth(values: readonly (number | null)[], strength: number): (n
     const debias = 1 - w ** n;
     return debias === 0 ? value : last / debias;
   });
+}
+
+/**
+ * Where SFT ends and GRPO begins on the x axis (halfway between the last SFT step and the first
+ * GRPO one), or null for a job of one phase (or one whose GRPO has not begun).
+ */
+export function phaseEdge(metrics: readonly StepMetrics[], axis: XAxis): number | null {
+  const offset = sftSteps(metrics);
+  const lastSft = metrics.findLast((m) => m.phase === 'sft');
+  const firstGrpo = metrics.find((m) => m.phase === 'grpo');
+  if (!lastSft || !firstGrpo) return null;
+  return (xValue(lastSft, axis, offset) + xValue(firstGrpo, axis, offset)) / 2;
+}
+
+/** The step a point of the chart stands for (a GRPO step's groups open in the table), or null. */
+export function stepAt(
+  metrics: readonly StepMetrics[],
+  axis: XAxis,
+  x: number,
+): StepMetrics | null {
+  const offset = sftSteps(metrics);
+  return metrics.find((m) => xValue(m, axis, offset) === x) ?? null;
 }
 
 export interface ChartSeries {
@@ -191,8 +243,9 @@ export function chartData(
     return { label: metricLabels[key], values, smoothed: smooth(values, strength), secondary };
   };
   const { band } = spec;
+  const offset = sftSteps(metrics);
   return {
-    x: metrics.map((m) => xValue(m, axis)),
+    x: metrics.map((m) => xValue(m, axis, offset)),
     series: [
       ...spec.metrics.map((key) => line(key, false)),
       ...(spec.secondary ?? []).map((key) => line(key, true)),

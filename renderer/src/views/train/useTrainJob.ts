@@ -4,6 +4,7 @@ import type { StepMetrics, TrainJob } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { useApiEvent } from '../../api/useApiEvent.ts';
 import { describeFailure, type Failure } from '../papers/failure.ts';
+import { appendStep } from './series.ts';
 
 export interface TrainJobState {
   job: TrainJob | null;
@@ -53,8 +54,7 @@ export function useTrainJob(jobId: string | null): TrainJobState {
       setState((current) => {
         let metrics = current.metrics;
         for (const line of arrived) {
-          // A resumed job repeats the steps after its checkpoint: the newer line replaces the older.
-          metrics = [...metrics.filter((m) => m.step < line.step), line];
+          metrics = appendStep(metrics, line);
         }
         return { ...current, metrics };
       });
