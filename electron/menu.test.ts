@@ -73,7 +73,7 @@ describe('buildMenuTemplate', () => {
     expect(item(file, 'quit').role).toBe('quit');
   });
 
-  it('View navigates to the five views with CmdOrCtrl+1..5', () => {
+  it('View navigates to the six views with CmdOrCtrl+1..6', () => {
     const { fake, emitted } = actions();
     const view = submenu(buildMenuTemplate(linux, fake), 'View');
     expect(viewMenuEntries.map((entry) => entry.view)).toEqual([...viewIds]);

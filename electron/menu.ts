@@ -22,13 +22,14 @@ export interface MenuContext {
   isDev: boolean;
 }
 
-/** The five views in menu order, with their accelerators (CmdOrCtrl+1..5). */
+/** The six views in menu order, with their accelerators (CmdOrCtrl+1..6). */
 export const viewMenuEntries: readonly { view: ViewId; label: string; accelerator: string }[] = [
   { view: 'papers', label: 'Papers', accelerator: 'CmdOrCtrl+1' },
-  { view: 'run', label: 'Run', accelerator: 'CmdOrCtrl+2' },
-  { view: 'runs', label: 'Runs', accelerator: 'CmdOrCtrl+3' },
-  { view: 'eval', label: 'Eval', accelerator: 'CmdOrCtrl+4' },
-  { view: 'train', label: 'Train', accelerator: 'CmdOrCtrl+5' },
+  { view: 'datasets', label: 'Datasets', accelerator: 'CmdOrCtrl+2' },
+  { view: 'run', label: 'Run', accelerator: 'CmdOrCtrl+3' },
+  { view: 'runs', label: 'Runs', accelerator: 'CmdOrCtrl+4' },
+  { view: 'eval', label: 'Eval', accelerator: 'CmdOrCtrl+5' },
+  { view: 'train', label: 'Train', accelerator: 'CmdOrCtrl+6' },
 ];
 
 /** The menu bar. Longer than ~60 lines as a table: one entry per menu and item, as Electron takes it. */

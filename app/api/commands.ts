@@ -13,7 +13,7 @@ import { clusterCommands } from './cluster.ts';
 // Re-exported here because app/api/index.ts re-exports this file: the renderer reaches the
 // endpoint schemas and defaults only through index.ts.
 
-export const viewIds = ['papers', 'run', 'runs', 'eval', 'train'] as const;
+export const viewIds = ['papers', 'datasets', 'run', 'runs', 'eval', 'train'] as const;
 export const ViewId = z.enum(viewIds);
 export type ViewId = z.infer<typeof ViewId>;
 

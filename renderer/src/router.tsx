@@ -9,6 +9,9 @@ import { settingsEntry, viewPath, views } from './shell/views.ts';
 
 const viewComponents: Record<ViewId, LazyExoticComponent<ComponentType>> = {
   papers: lazy(() => import('./views/PapersView.tsx').then((m) => ({ default: m.PapersView }))),
+  datasets: lazy(() =>
+    import('./views/DatasetsView.tsx').then((m) => ({ default: m.DatasetsView })),
+  ),
   run: lazy(() => import('./views/RunView.tsx').then((m) => ({ default: m.RunView }))),
   runs: lazy(() => import('./views/RunsView.tsx').then((m) => ({ default: m.RunsView }))),
   eval: lazy(() => import('./views/EvalView.tsx').then((m) => ({ default: m.EvalView }))),

@@ -1,4 +1,4 @@
-// The left sidebar: the five views as hash-route links with their shortcuts, Settings below them,
+// The left sidebar: the six views as hash-route links with their shortcuts, Settings below them,
 // and the window-wide actions (theme, shortcuts help) at its foot.
 import { NavLink } from 'react-router';
 import { shortcutHint, type Platform } from '../shortcuts/chord.ts';

@@ -1,4 +1,4 @@
-// The five views of the app in sidebar order, with their routes and their Mod+digit shortcuts, and
+// The six views of the app in sidebar order, with their routes and their Mod+digit shortcuts, and
 // Settings below them (a page of the app, not one of its views: no ViewId, no shortcut).
 import { viewIds, type ViewId } from '../../../app/api/index.ts';
 
@@ -12,6 +12,7 @@ export interface ViewEntry {
 
 const viewLabels: Record<ViewId, string> = {
   papers: 'Papers',
+  datasets: 'Datasets',
   run: 'Run',
   runs: 'Runs',
   eval: 'Eval',

@@ -1,0 +1,272 @@
+// The workspace's datasets, each with its counts and, while a teacher writes it, its progress and
+// cost so far (dataset.progress events) and a Stop; and the forms that make one: a generation over
+// a paper set with a teacher model, or an import of a QASPER, SkyRL or our dataset file.
+import { useState, type SyntheticEvent } from 'react';
+import type { ApiEventOf, DatasetSummary } from '../../../../app/api/index.ts';
+import { useApi } from '../../api/ApiContext.tsx';
+import { useApiEvent } from '../../api/useApiEvent.ts';
+import { describeFailure, type Failure } from '../papers/failure.ts';
+import { useEngineQuery } from '../papers/use-engine-query.ts';
+
+type Progress = ApiEventOf<'dataset.progress'>;
+
+export const money = (usd: number | null): string =>
+  usd === null ? 'cost unknown' : `$${usd.toFixed(4)}`;
+
+/** The latest progress of each generation running now (ended ones drop out). */
+export function useGenerations(): ReadonlyMap<string, Progress> {
+  const [running, setRunning] = useState<ReadonlyMap<string, Progress>>(new Map());
+  useApiEvent('dataset.progress', (event) => {
+    setRunning((current) => new Map(current).set(event.dataset, event));
+  });
+  useApiEvent('dataset.finished', (event) => {
+    setRunning((current) => {
+      const next = new Map(current);
+      next.delete(event.dataset);
+      return next;
+    });
+  });
+  return running;
+}
+
+export function DatasetList(props: {
+  datasets: readonly DatasetSummary[];
+  selected: string | null;
+  generating: ReadonlyMap<string, Progress>;
+  /** Names whose generation this view started and that have not reported a group yet. */
+  starting: ReadonlySet<string>;
+  onOpen: (name: string) => void;
+}) {
+  const api = useApi();
+  return (
+    <ul className="datasets-list" data-testid="datasets-list">
+      {props.datasets.length === 0 && (
+        <li className="papers-muted">No datasets yet: generate one or import a file.</li>
+      )}
+      {props.datasets.map((d) => {
+        const progress = props.generating.get(d.name);
+        const running = progress !== undefined || props.starting.has(d.name);
+        return (
+          <li key={d.id}>
+            <button
+              type="button"
+              className="datasets-item"
+              aria-pressed={d.name === props.selected}
+              onClick={() => {
+                props.onOpen(d.name);
+              }}
+              data-testid="dataset-item"
+              data-name={d.name}
+            >
+              <strong>{d.name}</strong>
+              <span className="papers-muted">
+                {d.questions} questions · train {d.train} · validation {d.validation}
+                {d.generation ? ` · ${money(d.costUsd)}` : ''}
+              </span>
+            </button>
+            {running && (
+              <div className="datasets-progress" data-testid="dataset-progress">
+                <progress
+                  value={progress?.groupsDone ?? 0}
+                  max={Math.max(1, progress?.groupsPlanned ?? d.groupsPlanned)}
+                />
+                <span>
+                  groups {progress?.groupsDone ?? d.groupsDone}/
+                  {progress?.groupsPlanned ?? d.groupsPlanned} ·{' '}
+                  {progress?.questions ?? d.questions} questions ·{' '}
+                  {money(progress?.costUsd ?? d.costUsd)}
+                </span>
+                <button
+                  type="button"
+                  className="papers-link-button"
+                  onClick={() => void api.call('datasets.cancel', { dataset: d.name })}
+                  data-testid="dataset-cancel"
+                >
+                  Stop
+                </button>
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function FormFailure({ failure }: { failure: Failure | null }) {
+  if (!failure) return null;
+  return (
+    <p className="papers-failure" role="alert" data-testid="datasets-form-failure">
+      {failure.name}: {failure.message}
+    </p>
+  );
+}
+
+/** A teacher writes questions over groups of similar papers of a set (the same name resumes). */
+export function GenerateForm(props: { onStarted: (name: string) => void }) {
+  const api = useApi();
+  const sets = useEngineQuery('datasets-paper-sets', () => api.call('papers.sets', {}), {
+    refreshOn: 'papers.setsChanged',
+  });
+  const [values, setValues] = useState({
+    name: '',
+    set: '',
+    teacher: '',
+    groups: '',
+    groupSize: '10',
+    perGroup: '3',
+    seed: '0',
+    validation: '0.2',
+  });
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const field = (key: keyof typeof values) => ({
+    value: values[key],
+    onChange: (e: { target: { value: string } }) => {
+      setValues((v) => ({ ...v, [key]: e.target.value }));
+    },
+    'data-testid': `generate-${key}`,
+  });
+  const setNames = sets.status === 'ready' ? sets.value.sets.map((s) => s.name) : [];
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const set = values.set === '' ? (setNames[0] ?? '') : values.set;
+    const name = values.name.trim() || `${set}-questions`;
+    setFailure(null);
+    api
+      .call('datasets.generate', {
+        name,
+        options: {
+          set,
+          teacher: values.teacher.trim(),
+          ...(values.groups.trim() === '' ? {} : { groups: Number(values.groups) }),
+          groupSize: Number(values.groupSize),
+          perGroup: Number(values.perGroup),
+          seed: Number(values.seed),
+          validation: Number(values.validation),
+          maxCharsPerPaper: 12_000,
+        },
+      })
+      .then(
+        () => {
+          props.onStarted(name);
+        },
+        (error: unknown) => {
+          setFailure(describeFailure(error));
+        },
+      );
+  };
+  return (
+    <form className="datasets-form" onSubmit={submit} data-testid="generate-form">
+      <h2>Generate with a teacher</h2>
+      <label>
+        paper set
+        <select {...field('set')}>
+          {setNames.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label title="any model spec: openai:MODEL, anthropic:MODEL, endpoint:NAME, local:PATH, scripted:FILE">
+        teacher model
+        <input {...field('teacher')} placeholder="e.g. endpoint:My vLLM" />
+      </label>
+      <label>
+        dataset name
+        <input {...field('name')} placeholder="SET-questions" />
+      </label>
+      <div className="datasets-numbers">
+        <label>
+          groups
+          <input {...field('groups')} type="number" min="1" placeholder="all" />
+        </label>
+        <label>
+          papers per group
+          <input {...field('groupSize')} type="number" min="1" />
+        </label>
+        <label>
+          questions per group
+          <input {...field('perGroup')} type="number" min="1" />
+        </label>
+        <label>
+          seed
+          <input {...field('seed')} type="number" />
+        </label>
+        <label>
+          validation share
+          <input {...field('validation')} type="number" step="any" min="0" max="1" />
+        </label>
+      </div>
+      <button className="button" type="submit" data-testid="generate-start">
+        Generate
+      </button>
+      <FormFailure failure={failure} />
+    </form>
+  );
+}
+
+/** A dataset file read into the workspace (its carried papers into the set its questions name). */
+export function ImportForm(props: { onImported: (name: string, issues: string[]) => void }) {
+  const api = useApi();
+  const [path, setPath] = useState('');
+  const [format, setFormat] = useState<'ours' | 'skyrl' | 'qasper'>('skyrl');
+  const [name, setName] = useState('');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    api.call('datasets.import', { path: path.trim(), format, name: name.trim() }).then(
+      ({ dataset, issues }) => {
+        props.onImported(dataset.name, issues);
+      },
+      (error: unknown) => {
+        setFailure(describeFailure(error));
+      },
+    );
+  };
+  return (
+    <form className="datasets-form" onSubmit={submit} data-testid="import-form">
+      <h2>Import a file</h2>
+      <label>
+        file
+        <input
+          value={path}
+          placeholder="/path/to/rows.jsonl"
+          onChange={(e) => {
+            setPath(e.target.value);
+          }}
+          data-testid="import-path"
+        />
+      </label>
+      <label>
+        format
+        <select
+          value={format}
+          onChange={(e) => {
+            setFormat(e.target.value as typeof format);
+          }}
+          data-testid="import-format"
+        >
+          <option value="skyrl">SkyRL rows</option>
+          <option value="ours">ours</option>
+          <option value="qasper">QASPER</option>
+        </select>
+      </label>
+      <label>
+        dataset name
+        <input
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+          }}
+          data-testid="import-name"
+        />
+      </label>
+      <button className="button" type="submit" data-testid="import-start">
+        Import
+      </button>
+      <FormFailure failure={failure} />
+    </form>
+  );
+}
