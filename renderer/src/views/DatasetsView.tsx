@@ -56,13 +56,12 @@ export function DatasetsView() {
   const api = useApi();
   const where = useDatasetParams();
   const [reload, setReload] = useState(0);
-  const [starting, setStarting] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
   const list = useEngineQuery('datasets', () => api.call('datasets.list', {}), {
     refreshOn: 'dataset.finished',
     reloadToken: reload,
   });
-  const generating = useGenerations();
+  const generations = useGenerations();
   const datasets = list.status === 'ready' ? list.value.datasets : [];
   const selected = datasets.find((d) => d.name === where.dataset);
   const open = (name: string) => {
@@ -79,13 +78,12 @@ export function DatasetsView() {
         <DatasetList
           datasets={datasets}
           selected={where.dataset}
-          generating={generating}
-          starting={new Set([...starting].filter((name) => !generating.has(name)))}
+          generations={generations}
           onOpen={open}
         />
         <GenerateForm
           onStarted={(name) => {
-            setStarting((s) => new Set(s).add(name));
+            generations.started(name);
             setReload((n) => n + 1);
             open(name);
           }}

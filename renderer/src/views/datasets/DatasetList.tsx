@@ -13,28 +13,47 @@ type Progress = ApiEventOf<'dataset.progress'>;
 export const money = (usd: number | null): string =>
   usd === null ? 'cost unknown' : `$${usd.toFixed(4)}`;
 
-/** The latest progress of each generation running now (ended ones drop out). */
-export function useGenerations(): ReadonlyMap<string, Progress> {
-  const [running, setRunning] = useState<ReadonlyMap<string, Progress>>(new Map());
+export interface Generations {
+  /** The latest progress of each generation running now (ended ones drop out). */
+  progress: ReadonlyMap<string, Progress>;
+  /** Started here and not yet reported a group: shown running until the first report or end. */
+  starting: ReadonlySet<string>;
+  started: (name: string) => void;
+}
+
+export function useGenerations(): Generations {
+  const [progress, setProgress] = useState<ReadonlyMap<string, Progress>>(new Map());
+  const [starting, setStarting] = useState<ReadonlySet<string>>(new Set());
+  const drop = (name: string) => {
+    setStarting((current) => {
+      if (!current.has(name)) return current;
+      const next = new Set(current);
+      next.delete(name);
+      return next;
+    });
+  };
   useApiEvent('dataset.progress', (event) => {
-    setRunning((current) => new Map(current).set(event.dataset, event));
+    setProgress((current) => new Map(current).set(event.dataset, event));
+    drop(event.dataset);
   });
   useApiEvent('dataset.finished', (event) => {
-    setRunning((current) => {
+    setProgress((current) => {
       const next = new Map(current);
       next.delete(event.dataset);
       return next;
     });
+    drop(event.dataset);
   });
-  return running;
+  const started = (name: string) => {
+    setStarting((current) => new Set(current).add(name));
+  };
+  return { progress, starting, started };
 }
 
 export function DatasetList(props: {
   datasets: readonly DatasetSummary[];
   selected: string | null;
-  generating: ReadonlyMap<string, Progress>;
-  /** Names whose generation this view started and that have not reported a group yet. */
-  starting: ReadonlySet<string>;
+  generations: Generations;
   onOpen: (name: string) => void;
 }) {
   const api = useApi();
@@ -44,8 +63,8 @@ export function DatasetList(props: {
         <li className="papers-muted">No datasets yet: generate one or import a file.</li>
       )}
       {props.datasets.map((d) => {
-        const progress = props.generating.get(d.name);
-        const running = progress !== undefined || props.starting.has(d.name);
+        const progress = props.generations.progress.get(d.name);
+        const running = progress !== undefined || props.generations.starting.has(d.name);
         return (
           <li key={d.id}>
             <button

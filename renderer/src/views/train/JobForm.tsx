@@ -25,6 +25,7 @@ const numericFields: Field[] = [
   { key: 'batchSize', label: 'questions per step', value: '16' },
   { key: 'beta', label: 'KL β', value: '0.01', step: 'any' },
   { key: 'maxTurns', label: 'turns', value: '10' },
+  { key: 'maxTokensPerTurn', label: 'tokens per turn', value: '1024' },
   { key: 'maxDepth', label: 'depth', value: '1' },
   { key: 'maxChildren', label: 'children', value: '4' },
   { key: 'steps', label: 'steps', value: '100' },
@@ -44,6 +45,7 @@ const initialValues = (): Record<string, string> => ({
   datasetPath: '',
   datasetFormat: 'skyrl',
   datasetName: '',
+  targets: 'q_proj,k_proj,v_proj,o_proj',
   sftSet: '',
   sftEpochs: '2',
   sftLearningRate: '1e-4',
@@ -135,6 +137,13 @@ export function JobForm({
       />
       <DatasetFields values={values} setValues={setValues} sources={sources} />
       <SftFields values={values} set={set} sources={sources} />
+      <TextField
+        label="LoRA targets"
+        title="PEFT module names, comma-separated (Qwen3.5 adds in_proj_qkv, in_proj_z, out_proj, ...)"
+        value={values.targets}
+        onChange={set('targets')}
+        testId="train-targets"
+      />
       {numericFields.map((field) => (
         <label key={field.key}>
           {field.label}

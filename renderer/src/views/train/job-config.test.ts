@@ -33,10 +33,14 @@ describe('jobConfig', () => {
       sftEpochs: '3',
       sftLearningRate: '2e-4',
       sftBatchSize: '2',
+      targets: 'wq, wv',
+      maxTokensPerTurn: '16',
     });
     expect(result.ok && result.config).toMatchObject({
       dataset: { path: '/ws/datasets/d1-train.jsonl', format: 'ours', name: 'my questions' },
       sft: { set: 'cold start', epochs: 3, learningRate: 2e-4, batchSize: 2 },
+      lora: { targetModules: ['wq', 'wv'] },
+      maxTokensPerTurn: 16,
     });
     const bad = jobConfig({ ...fields, sftSet: 'cold start', sftEpochs: '0' });
     expect(bad.ok ? null : bad.failure.message).toMatch(/^sft\.epochs: /);

@@ -14,6 +14,15 @@ function validationOf(number: (key: string) => number) {
   return { validation: { every, k: number('validateK'), count: number('validateCount') } };
 }
 
+/** The LoRA target modules typed comma-separated; absent or empty: TrainConfig's default. */
+function targetsOf(values: Readonly<Record<string, string>>) {
+  const targets = (values.targets ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  return targets.length === 0 ? {} : { targetModules: targets };
+}
+
 /** Cold-start SFT on a workspace SFT set, when one is picked. */
 function sftOf(values: Readonly<Record<string, string>>, number: (key: string) => number) {
   const set = values.sftSet?.trim() ?? '';
@@ -45,12 +54,13 @@ export function jobConfig(values: Readonly<Record<string, string>>): JobConfigRe
   const number = (key: string) => Number(values[key]);
   const parsed = TrainConfig.safeParse({
     baseModel: values.baseModel,
-    lora: { rank: number('rank'), alpha: number('alpha') },
+    lora: { rank: number('rank'), alpha: number('alpha'), ...targetsOf(values) },
     learningRate: number('learningRate'),
     groupSize: number('groupSize'),
     batchSize: number('batchSize'),
     beta: number('beta'),
     maxTurns: number('maxTurns'),
+    ...(values.maxTokensPerTurn ? { maxTokensPerTurn: number('maxTokensPerTurn') } : {}),
     maxDepth: number('maxDepth'),
     maxChildren: number('maxChildren'),
     steps: number('steps'),
