@@ -6,6 +6,7 @@ import { screenshot, type ServedApp, openApp, type OpenedApp } from './harness.t
 
 const views = [
   ['papers', 'Papers'],
+  ['datasets', 'Datasets'],
   ['run', 'Run'],
   ['runs', 'Runs'],
   ['eval', 'Eval'],

@@ -215,7 +215,7 @@ describe('train view', () => {
     await page.getByTestId('train-compare').selectOption({ label: 'long' });
     await expect
       .poll(() => page.getByTestId('train-chart-loss').locator('.u-legend').textContent())
-      .toContain('long: loss (smoothed)');
+      .toContain('long: GRPO loss (smoothed)');
     await screenshot(page, 'train-compare');
     expect(pageErrors).toEqual([]);
   }, 60_000);
