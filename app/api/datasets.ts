@@ -90,6 +90,16 @@ export const GroupOutcome = z.object({
 });
 export type GroupOutcome = z.infer<typeof GroupOutcome>;
 
+/** How a generation grouped the papers: the map's embeddings when a model is set, else TF-IDF. */
+export const Grouping = z.object({
+  method: z.enum(['embeddings', 'tfidf']),
+  /** The embedding model's name (embeddings). */
+  model: z.string().nullable(),
+  /** Why embeddings were wanted (a model is set) and TF-IDF grouped instead. */
+  fallback: ErrorInfo.nullable(),
+});
+export type Grouping = z.infer<typeof Grouping>;
+
 export const DatasetSummary = z.object({
   id: z.string(),
   name: z.string(),
@@ -174,7 +184,7 @@ export const datasetCommands = {
     summary:
       'Starts (or resumes: same name and options) a generation; progress streams as dataset.progress, its end as dataset.finished.',
     request: z.object({ name: z.string().min(1).max(200), options: GenerationOptions }).strict(),
-    response: z.object({ dataset: DatasetSummary }),
+    response: z.object({ dataset: DatasetSummary, grouping: Grouping }),
   },
   'datasets.cancel': {
     summary: 'Stops a running generation at the next group edge; a later generate resumes it.',

@@ -14,7 +14,7 @@ export {
   SkyrlRow,
 } from './skyrl-dataset.ts';
 export { parseQasperDataset, qasperJson, type QasperOptions } from './qasper-dataset.ts';
-export { mostSimilarPapers } from './similar-papers.ts';
+export { mostSimilarByVectors, mostSimilarPapers } from './similar-papers.ts';
 export { readTar, TarFormatError } from './tar-archive.ts';
 export { evidencePaper } from './paper-text.ts';
 export {

@@ -61,6 +61,35 @@ export class SetMaps {
     }
   }
 
+  /**
+   * One unit vector per paper of a set: the mean of its passages' embeddings (the map's, cached),
+   * normalised. Throws the model folder's named error when the folder is not a model.
+   */
+  async paperVectors(
+    set: string,
+    modelFolder: string,
+  ): Promise<{ vectors: Map<string, Float32Array>; model: string }> {
+    const model = await checkModelFolder(modelFolder);
+    const passages = this.#search.passages(set);
+    const vectors = await this.#embeddings.vectors(passages, model);
+    const sums = new Map<string, Float32Array>();
+    passages.forEach((passage, i) => {
+      const v = vectors[i];
+      if (!v || v.length === 0) return;
+      let sum = sums.get(passage.paperId);
+      if (!sum) {
+        sum = new Float32Array(v.length);
+        sums.set(passage.paperId, sum);
+      }
+      for (let d = 0; d < v.length; d++) sum[d] = (sum[d] ?? 0) + (v[d] ?? 0);
+    });
+    for (const sum of sums.values()) {
+      const norm = Math.hypot(...sum) || 1;
+      for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] ?? 0) / norm;
+    }
+    return { vectors: sums, model: model.name };
+  }
+
   dispose(): Promise<void> {
     return this.#embeddings.dispose();
   }

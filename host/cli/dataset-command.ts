@@ -6,7 +6,7 @@
 // `delete`.
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { GenerationOptions, type DatasetSummary } from '../../app/api/index.ts';
+import { GenerationOptions, type DatasetSummary, type Grouping } from '../../app/api/index.ts';
 import {
   evidencePaper,
   exportDataset,
@@ -17,6 +17,7 @@ import {
 } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
 import { DatasetStore, SftSetStore, openWorkspace, type Workspace } from '../../app/store/index.ts';
+import { groupingOf } from '../commands/datasets-handlers.ts';
 import { sftRuns, writeSplitFile } from '../commands/sft-sets-handlers.ts';
 import { openEngine } from './engine.ts';
 import { fraction, integer, wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
@@ -41,6 +42,13 @@ const money = (usd: number | null): string => (usd === null ? 'unknown' : `$${us
 function summaryLine(d: DatasetSummary): string {
   const groups = d.generation ? `, groups ${d.groupsDone}/${d.groupsPlanned}` : '';
   return `${d.name}  ${d.questions} questions (train ${d.train}, validation ${d.validation}; approved ${d.approved}, rejected ${d.rejected})${groups}, cost ${money(d.costUsd)}`;
+}
+
+function groupingLine(g: Grouping): string {
+  if (g.method === 'embeddings') return `papers grouped by the map's embeddings (${g.model ?? ''})`;
+  return g.fallback
+    ? `papers grouped by TF-IDF: the embedding model failed (${g.fallback.name}: ${g.fallback.message})`
+    : 'papers grouped by TF-IDF (no embedding model set in Settings)';
 }
 
 interface GenerateFlags {
@@ -79,12 +87,19 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
       .texts(options.set)
       .map((p) => evidencePaper(p.id, p.title, p.abstract, p.fullText));
     const store = new DatasetStore(engine.workspace.db);
+    const { ranking, grouping } = await groupingOf(
+      engine.paperVectors,
+      options.set,
+      papers.map((p) => p.id),
+    );
+    if (!flags.json) console.log(groupingLine(grouping));
     const outcomes = await generateDataset({
       store,
       name,
       options,
       papers,
       teacher,
+      ...(ranking ? { ranking } : {}),
       signal: controller.signal,
       onProgress: (p) => {
         bar.update(p.groupsDone, p.groupsPlanned, `${p.questions} questions, ${money(p.costUsd)}`);
@@ -99,7 +114,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
     const dropped = outcomes.flatMap((o) => o.dropped);
     const failed = outcomes.filter((o) => o.status === 'failed');
     if (flags.json) {
-      console.log(JSON.stringify({ dataset: summary, stopped, outcomes }));
+      console.log(JSON.stringify({ dataset: summary, grouping, stopped, outcomes }));
       return;
     }
     console.log(summaryLine(summary));

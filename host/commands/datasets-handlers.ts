@@ -1,12 +1,13 @@
 // The datasets commands of app/api over app/store's DatasetStore and app/evidence's generation.
 // A generation runs after its answer (one per dataset name at a time); its groups stream to the
 // front ends as dataset.progress and its end as dataset.finished. Cancel stops it at a group edge.
-import type { ApiEvent, CommandArgs, CommandResponse } from '../../app/api/index.ts';
+import type { ApiEvent, CommandArgs, CommandResponse, Grouping } from '../../app/api/index.ts';
 import {
   evidencePaper,
   exportDataset,
   generateDataset,
   importDataset,
+  mostSimilarByVectors,
   prepareGeneration,
 } from '../../app/evidence/index.ts';
 import type { Provider } from '../../app/models/index.ts';
@@ -39,12 +40,49 @@ export class GenerationRunningError extends Error {
   }
 }
 
+/** A set's papers as unit vectors from the embedding model set in Settings; null when none is set. */
+export type PaperVectors = (
+  set: string,
+) => Promise<{ vectors: Map<string, Float32Array>; model: string } | null>;
+
+/**
+ * How to group a set's papers: by the map's embeddings when a model is set (each paper its
+ * passages' mean), else TF-IDF; a model that cannot embed falls back to TF-IDF with its reason.
+ */
+export async function groupingOf(
+  paperVectors: PaperVectors | undefined,
+  set: string,
+  paperIds: readonly string[],
+): Promise<{ ranking: Map<string, string[]> | undefined; grouping: Grouping }> {
+  const tfidf = (fallback: Grouping['fallback']) => ({
+    ranking: undefined,
+    grouping: { method: 'tfidf' as const, model: null, fallback },
+  });
+  let embedded: Awaited<ReturnType<PaperVectors>>;
+  try {
+    embedded = paperVectors ? await paperVectors(set) : null;
+  } catch (error) {
+    const e = error as Error;
+    return tfidf({ name: e.name, message: e.message });
+  }
+  if (!embedded) return tfidf(null);
+  const vectors = new Map(
+    paperIds.map((id) => [id, embedded.vectors.get(id) ?? new Float32Array()]),
+  );
+  return {
+    ranking: mostSimilarByVectors(vectors, paperIds.length - 1),
+    grouping: { method: 'embeddings', model: embedded.model, fallback: null },
+  };
+}
+
 export interface DatasetDeps {
   db: DatabaseSync;
   papers: PaperLibrary;
   providers: (spec: string) => Provider | Promise<Provider>;
   emit: (event: ApiEvent) => void;
   now: () => number;
+  /** Paper embeddings for grouping (compose.ts: the map's); absent, TF-IDF groups. */
+  paperVectors?: PaperVectors | undefined;
 }
 
 export interface DatasetService {
@@ -73,6 +111,11 @@ export function datasetService(deps: DatasetDeps): DatasetService {
         .map((p) => evidencePaper(p.id, p.title, p.abstract, p.fullText));
       // Input errors (a set without papers, a name taken by other options) answer the command.
       prepareGeneration(store, name, options, papers, now());
+      const { ranking, grouping } = await groupingOf(
+        deps.paperVectors,
+        options.set,
+        papers.map((p) => p.id),
+      );
       const controller = new AbortController();
       const started = generateDataset({
         store,
@@ -80,6 +123,7 @@ export function datasetService(deps: DatasetDeps): DatasetService {
         options,
         papers,
         teacher,
+        ...(ranking ? { ranking } : {}),
         now,
         signal: controller.signal,
         onProgress: (p) => {
@@ -113,7 +157,7 @@ export function datasetService(deps: DatasetDeps): DatasetService {
         )
         .finally(() => running.delete(name));
       running.set(name, { controller, done });
-      return { dataset: store.get(name) };
+      return { dataset: store.get(name), grouping };
     },
     'datasets.cancel': ({ dataset }) => {
       const job = running.get(dataset);

@@ -73,6 +73,9 @@ export interface EngineOptions {
   follows?: LogFollows | undefined;
   /** Dataset commands and running generations (compose.ts cancels them on dispose); absent: none. */
   datasets?: DatasetService | undefined;
+  /** The sets' search indexes and maps (compose.ts shares them with dataset grouping); new if absent. */
+  search?: SetSearch | undefined;
+  maps?: SetMaps | undefined;
 }
 
 /** Where a workspace keeps its passage embeddings, one file per model. */
@@ -92,12 +95,14 @@ export function appVersion(): string {
 export function createEngineHost(options: EngineOptions): Host {
   const { workspace, papers } = options;
   const now = options.now ?? Date.now;
-  const search = new SetSearch(papers);
-  const maps = new SetMaps(
-    search,
-    options.embeddings ??
-      new EmbeddingMaps({ cacheDir: embeddingsDir(workspace), load: loadEmbedderInProcess }),
-  );
+  const search = options.search ?? new SetSearch(papers);
+  const maps =
+    options.maps ??
+    new SetMaps(
+      search,
+      options.embeddings ??
+        new EmbeddingMaps({ cacheDir: embeddingsDir(workspace), load: loadEmbedderInProcess }),
+    );
   const runStore = options.runStore ?? new RunStore(workspace.db);
   const follows = options.follows ?? new LogFollows(runStore);
   // Every handler emits through the host it is part of, built just below.

@@ -1,7 +1,7 @@
 // The engine as the composition roots (CLI, serve, Electron) build it: one workspace, its papers,
 // the run service with model providers and the Python sandbox, and the api host over them.
 // `dispose()` ends what they started (extraction workers, the sandbox), so processes can exit.
-import { datasetService } from '../commands/datasets-handlers.ts';
+import { datasetService, type PaperVectors } from '../commands/datasets-handlers.ts';
 import type { ApiEvent, AppInfo } from '../../app/api/index.ts';
 import {
   createEndpointProvider,
@@ -12,7 +12,7 @@ import {
   type Provider,
   type ProviderFactory,
 } from '../../app/models/index.ts';
-import { EmbeddingMaps, PaperLibrary } from '../../app/papers/index.ts';
+import { EmbeddingMaps, PaperLibrary, SetMaps, SetSearch } from '../../app/papers/index.ts';
 import { ReplSandbox } from '../../app/repl/index.ts';
 import { RunService, type SandboxFactory } from '../../app/rlm/index.ts';
 import { EvalService } from '../../app/evidence/index.ts';
@@ -55,6 +55,8 @@ export interface Engine {
   evalStore: EvalStore;
   /** Makes a model provider from a spec, as runs do (saved endpoints, extra schemes). */
   providers: (spec: string) => Provider | Promise<Provider>;
+  /** A set's papers embedded by the model set in Settings (the map's vectors); null without one. */
+  paperVectors: PaperVectors;
   dispose(): Promise<void>;
 }
 
@@ -84,10 +86,17 @@ export function composeEngine(options: ComposeOptions): Engine {
     load: loadEmbedderInProcess,
   });
   const follows = new LogFollows(runStore);
+  const search = new SetSearch(papers);
+  const maps = new SetMaps(search, embeddings);
+  const paperVectors: PaperVectors = async (set) => {
+    const folder = workspace.settings.get().embeddingModel;
+    return folder === null ? null : maps.paperVectors(set, folder);
+  };
   const datasets = datasetService({
     db: workspace.db,
     papers,
     providers,
+    paperVectors,
     emit: (event) => {
       target.host?.emit(event);
     },
@@ -95,6 +104,8 @@ export function composeEngine(options: ComposeOptions): Engine {
   });
   const host = createEngineHost({
     datasets,
+    search,
+    maps,
     embeddings,
     follows,
     training,
@@ -119,6 +130,7 @@ export function composeEngine(options: ComposeOptions): Engine {
     evals,
     evalStore,
     providers,
+    paperVectors,
     async dispose() {
       follows.stopAll();
       // A generation stops at its next group edge; what it finished is stored.

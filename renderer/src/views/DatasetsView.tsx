@@ -8,7 +8,13 @@ import { useState, type SyntheticEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { DatasetSummary } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
-import { DatasetList, GenerateForm, ImportForm, useGenerations } from './datasets/DatasetList.tsx';
+import {
+  DatasetList,
+  GenerateForm,
+  groupingNote,
+  ImportForm,
+  useGenerations,
+} from './datasets/DatasetList.tsx';
 import { QuestionEditor } from './datasets/QuestionEditor.tsx';
 import {
   noFilter,
@@ -82,8 +88,9 @@ export function DatasetsView() {
           onOpen={open}
         />
         <GenerateForm
-          onStarted={(name) => {
+          onStarted={(name, grouping) => {
             generations.started(name);
+            setNotice(`generating '${name}': ${groupingNote(grouping)}`);
             setReload((n) => n + 1);
             open(name);
           }}

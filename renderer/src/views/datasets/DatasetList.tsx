@@ -2,7 +2,7 @@
 // cost so far (dataset.progress events) and a Stop; and the forms that make one: a generation over
 // a paper set with a teacher model, or an import of a QASPER, SkyRL or our dataset file.
 import { useState, type SyntheticEvent } from 'react';
-import type { ApiEventOf, DatasetSummary } from '../../../../app/api/index.ts';
+import type { ApiEventOf, DatasetSummary, Grouping } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { useApiEvent } from '../../api/useApiEvent.ts';
 import { describeFailure, type Failure } from '../papers/failure.ts';
@@ -122,7 +122,15 @@ function FormFailure({ failure }: { failure: Failure | null }) {
 }
 
 /** A teacher writes questions over groups of similar papers of a set (the same name resumes). */
-export function GenerateForm(props: { onStarted: (name: string) => void }) {
+/** How the engine grouped the papers, in words. */
+export function groupingNote(g: Grouping): string {
+  if (g.method === 'embeddings') return `papers grouped by the map's embeddings (${g.model ?? ''})`;
+  return g.fallback
+    ? `papers grouped by TF-IDF: the embedding model failed (${g.fallback.name}: ${g.fallback.message})`
+    : 'papers grouped by TF-IDF (set an embedding model in Settings to group by embeddings)';
+}
+
+export function GenerateForm(props: { onStarted: (name: string, grouping: Grouping) => void }) {
   const api = useApi();
   const sets = useEngineQuery('datasets-paper-sets', () => api.call('papers.sets', {}), {
     refreshOn: 'papers.setsChanged',
@@ -166,8 +174,8 @@ export function GenerateForm(props: { onStarted: (name: string) => void }) {
         },
       })
       .then(
-        () => {
-          props.onStarted(name);
+        ({ grouping }) => {
+          props.onStarted(name, grouping);
         },
         (error: unknown) => {
           setFailure(describeFailure(error));
