@@ -111,9 +111,9 @@ describe('datasets view', () => {
     await page.getByTestId('generate-name').fill('sample-questions');
     await page.getByTestId('generate-validation').fill('0');
     await page.getByTestId('generate-start').click();
-    expect(await page.getByTestId('datasets-notice').textContent()).toContain(
-      'papers grouped by TF-IDF',
-    );
+    await expect
+      .poll(() => page.getByTestId('datasets-notice').textContent())
+      .toContain('papers grouped by TF-IDF');
     const item = page.locator('[data-testid="dataset-item"][data-name="sample-questions"]');
     await expect.poll(() => item.textContent(), { timeout: 30_000 }).toContain('2 questions');
     await expect.poll(() => page.getByTestId('dataset-progress').count()).toBe(0);
