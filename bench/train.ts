@@ -1,27 +1,35 @@
 // `npm run bench:train`: a miniature of the published recipe on CPU (RLM-SPEC section 5). A toy
 // evidence task (bench/train-task.ts), the real RLM scaffold and REPL, stories260K with LoRA as the
-// policy. Prints pass@16 before SFT, after SFT on scripted teacher traces, then the held-out mean
-// reward before and after GRPO, the curve, and one JSON line. Seeds are fixed and printed; the
-// held-out questions (the same questions over papers never trained on) are never trained on, and
-// settings are chosen with BENCH_DEV=1 (a third paper set) without looking at the held-out figures.
+// policy. Scripted teacher traces become an SFT set of the workspace through the app's filter; then
+// the job the Train view and `rlm-studio train` run (runLocalJob: SFT on that set, then GRPO, its
+// folder, checkpoints and metrics) trains the policy. The bench only measures: held-out pass@16
+// and mean reward before SFT, from the job's SFT checkpoint and from its last GRPO checkpoint, the
+// curves, and one JSON line. Seeds are fixed and printed; the held-out questions (the same
+// questions over papers never trained on) are never trained on, and settings are chosen with
+// BENCH_DEV=1 (a third paper set) without looking at the held-out figures.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evidencePaper, type EvidencePaper, type EvidenceQuestion } from '../app/evidence/index.ts';
+import { TrainConfig, type StepMetrics } from '../app/api/index.ts';
+import {
+  evidencePaper,
+  toOurRow,
+  type EvidencePaper,
+  type EvidenceQuestion,
+} from '../app/evidence/index.ts';
 import { composeEngine } from '../host/index.ts';
-import { openWorkspace } from '../app/store/index.ts';
+import { openWorkspace, SftSetStore } from '../app/store/index.ts';
 import { loadLocalModel, LoraPolicy } from '../training/engine/index.ts';
 import { mixSeed } from '../training/rl/grpo-step.ts';
+import { JobFiles, runLocalJob, sftRejection } from '../training/rl/index.ts';
 import {
   adaptersOf,
   policySampler,
   policySpec,
-  samplingFollows,
   samplingWindow,
 } from '../training/rl/policy-sampler.ts';
 import { rlmEnvironment } from '../training/rl/rlm-rollouts.ts';
-import { runSftJob, selectSftTurns } from '../training/rl/sft.ts';
-import { runGrpoJob } from '../training/rl/trainer.ts';
+import { selectSftTurns } from '../training/rl/sft.ts';
 import { stepSamples } from '../training/rl/trajectory.ts';
 import { storyThings, teacherReplies, toySet } from './train-task.ts';
 
@@ -30,7 +38,8 @@ const SEED = Number(env.BENCH_SEED ?? 1);
 /** Evaluation rollouts use the same seeds at every checkpoint (before SFT, after SFT, after GRPO). */
 const EVAL_SEED = 1000 + SEED;
 const DEV = env.BENCH_DEV === '1';
-const SFT_STEPS = Number(env.BENCH_SFT_STEPS ?? 80);
+/** 13 epochs of the 24 teacher turns in batches of 4: 78 SFT steps. */
+const SFT_EPOCHS = Number(env.BENCH_SFT_EPOCHS ?? 13);
 const GRPO_STEPS = Number(env.BENCH_GRPO_STEPS ?? 15);
 const K = 16;
 const settings = {
@@ -58,11 +67,14 @@ function log(line: string): void {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rlm-bench-train-'));
-const workspace = openWorkspace(join(dir, 'ws'));
+const workspaceDir = join(dir, 'ws');
+const workspace = openWorkspace(workspaceDir);
 const modelPath = new URL('../../shared/data/models/stories260K/stories260K.bin', import.meta.url)
   .pathname;
 const local = await loadLocalModel(modelPath);
 const { lora, sampling } = settings;
+// The evaluation policy: LoRA initialised as the job's (B = 0: the base model) until it loads the
+// job's checkpoints; its sampler serves the bench's own engine. The job trains its own.
 const policy = new LoraPolicy(local, {
   lora,
   loraInit: { seed: SEED },
@@ -143,7 +155,9 @@ const report = (when: string, e: Evaluation) => {
 console.log(
   `seeds: job ${SEED}, LoRA init ${SEED}, evaluation ${EVAL_SEED}; ${trainSet.length} training questions (SFT and GRPO) and ${heldOut.length} ${DEV ? 'dev' : 'held-out'} questions in set ${heldOut[0]?.set ?? '-'}`,
 );
-console.log(`settings: ${JSON.stringify(settings)}; SFT ${SFT_STEPS} steps, GRPO ${GRPO_STEPS}`);
+console.log(
+  `settings: ${JSON.stringify(settings)}; SFT ${SFT_EPOCHS} epochs, GRPO ${GRPO_STEPS} steps`,
+);
 const before = await evaluate(heldOut, K);
 report('before SFT', before);
 
@@ -163,7 +177,7 @@ const teacherRuns = await Promise.all(
       await run.finished;
       const events = engine.runStore.events(run.runId);
       const reward = await task.reward(question, { runId: run.runId, events });
-      return { runId: run.runId, events, spanF1: reward.reward, reply };
+      return { runId: run.runId, questionId: question.id, events, spanF1: reward.reward, reply };
     }),
   ),
 );
@@ -173,68 +187,84 @@ const replyTokens = selection.turns.map((t) => t.response.length);
 log(
   `teacher traces: ${selection.accepted.length} kept, ${selection.rejected.length} dropped; span F1 by reply: ${[...new Set(teacherRuns.map((r) => r.reply.replace(/"\w+"/, '"X"')))].map((shape) => `${shape} ${mean(teacherRuns.filter((r) => r.reply.replace(/"\w+"/, '"X"') === shape).map((r) => r.spanF1)).toFixed(3)}`).join(', ')}; tokens per turn: prompt ${first?.prompt.length ?? 0}, reply ${Math.min(...replyTokens)} to ${Math.max(...replyTokens)}`,
 );
-// SFT turns in epochs over the kept traces (each epoch in a seeded order), until SFT_STEPS steps.
-const orders: number[][] = [];
-const sftTurns = Array.from({ length: SFT_STEPS * settings.sft.batchSize }, (_, i) => {
-  const n = selection.turns.length;
-  const epoch = Math.floor(i / n);
-  orders[epoch] ??= shuffled(n, mixSeed(SEED, epoch));
-  return selection.turns[orders[epoch][i % n] ?? 0];
-}).filter((turn) => turn !== undefined);
-const sftLoss: number[] = [];
-// BENCH_SFT_EVAL_EVERY=N (with BENCH_DEV=1, for choosing SFT_STEPS): the dev figures every N steps.
-const evalEvery = DEV ? Number(env.BENCH_SFT_EVAL_EVERY ?? SFT_STEPS) : SFT_STEPS;
-for (let done = 0; done < SFT_STEPS; done += evalEvery) {
-  const steps = Math.min(evalEvery, SFT_STEPS - done);
-  await runSftJob({
-    policy,
-    turns: sftTurns.slice(done * settings.sft.batchSize, (done + steps) * settings.sft.batchSize),
-    epochs: 1,
-    ...settings.sft,
-    dir: join(dir, `sft-${done}`),
-    onStep: (m) => {
-      sftLoss.push(m.loss);
-      const step = done + m.step;
-      if (step % 10 === 0 || step === SFT_STEPS) log(`SFT step ${step}: loss ${m.loss.toFixed(4)}`);
-    },
-  });
-  if (done + steps < SFT_STEPS) {
-    await sampler.refresh();
-    report(`SFT step ${done + steps}`, await evaluate(heldOut, K));
-  }
-}
-await sampler.refresh();
-const afterSft = await evaluate(heldOut, K);
-report('after SFT', afterSft);
+// The SFT set as the app stores it (every run with the write-up's filter's verdict), and the
+// training questions as a dataset file in our format.
+new SftSetStore(workspace.db).create({
+  name: 'teacher traces',
+  dataset: 'toy',
+  evalId: 'bench-teacher',
+  cap: teacherRuns.length,
+  createdAt: Date.now(),
+  runs: teacherRuns.map((run) => {
+    const reason = sftRejection(run.events, run.spanF1);
+    return { ...run, accepted: reason === null, reason };
+  }),
+});
+const datasetFile = join(dir, 'toy.jsonl');
+writeFileSync(datasetFile, trainSet.map((q) => JSON.stringify(toOurRow(q))).join('\n') + '\n');
 
-const curve: number[] = [];
-await runGrpoJob({
-  policy: samplingFollows(policy, () => sampler.refresh()),
-  questions: trainSet,
-  ...task,
+// The job: SFT on the set, then GRPO, through the same path as the Train view's.
+const config = TrainConfig.parse({
+  baseModel: modelPath,
+  lora: { rank: lora.rank, alpha: lora.alpha, targetModules: lora.targets },
+  learningRate: settings.grpo.learningRate,
+  groupSize: settings.grpo.groupSize,
+  batchSize: settings.grpo.batchSize,
+  beta: 0,
+  clipLow: 0.2,
+  clipHigh: 0.2,
+  maxTurns: budgets.maxTurns,
+  maxDepth: budgets.maxDepth,
+  maxTokensPerTurn: sampling.maxTokens,
+  weighting: 'subtree-mean',
+  reward: 'span-f1',
+  dataset: { path: datasetFile, format: 'ours' },
+  workspace: workspaceDir,
+  temperature: sampling.temperature,
+  promptStyle: 'short',
+  sampling: { context: sampling.context, batch: sampling.maxBatch },
   microBatch: settings.grpo.microBatch,
-  config: {
-    groupSize: settings.grpo.groupSize,
-    batchSize: settings.grpo.batchSize,
-    learningRate: settings.grpo.learningRate,
-    beta: 0,
-    clipLow: 0.2,
-    clipHigh: 0.2,
-    weighting: 'subtree-mean',
-    seed: SEED,
-    temperature: settings.sampling.temperature,
-    steps: GRPO_STEPS,
-    checkpointEvery: GRPO_STEPS,
+  steps: GRPO_STEPS,
+  checkpointEvery: GRPO_STEPS,
+  seed: SEED,
+  sft: {
+    set: 'teacher traces',
+    epochs: SFT_EPOCHS,
+    learningRate: settings.sft.learningRate,
+    batchSize: settings.sft.batchSize,
   },
-  dir: join(dir, 'grpo'),
-  onStep: (m) => {
+});
+const jobDir = join(dir, 'job');
+const sftLoss: number[] = [];
+const curve: number[] = [];
+await runLocalJob({
+  config,
+  dir: jobDir,
+  openEngine: (ws, providers) => composeEngine({ workspace: ws, shell: 'serve', providers }),
+  onStep: (m: StepMetrics) => {
+    if (m.phase === 'sft') {
+      sftLoss.push(m.loss);
+      if (m.step % 10 === 0) log(`SFT step ${m.step}: loss ${m.loss.toFixed(4)}`);
+      return;
+    }
     curve.push(m.rewardMean ?? 0);
     log(
       `GRPO step ${m.step}: train reward ${m.rewardMean?.toFixed(3) ?? '-'} (min ${m.rewardMin?.toFixed(2) ?? '-'}, max ${m.rewardMax?.toFixed(2) ?? '-'}), loss ${m.loss.toFixed(4)}, grad norm ${m.gradNorm.toFixed(3)}, entropy ${m.entropy?.toFixed(3) ?? '-'}`,
     );
   },
 });
-const afterGrpo = await evaluate(heldOut, K);
+
+/** The held-out figures of the policy a job folder's last checkpoint holds. */
+async function evaluateCheckpoint(folder: string): Promise<Evaluation> {
+  const state = await new JobFiles(folder).readState();
+  if (!state) throw new Error(`the job left no checkpoint in ${folder}`);
+  await policy.loadCheckpoint(state.checkpoint);
+  await sampler.refresh();
+  return evaluate(heldOut, K);
+}
+const afterSft = await evaluateCheckpoint(join(jobDir, 'sft'));
+report('after SFT', afterSft);
+const afterGrpo = await evaluateCheckpoint(jobDir);
 report('after GRPO', afterGrpo);
 
 await engine.dispose();
@@ -265,7 +295,8 @@ console.log(
     heldout_reward_after_sft: round(afterSft.mean),
     heldout_reward_after_grpo: round(afterGrpo.mean),
     grpo_gain_abs: round(gain),
-    sft_steps: SFT_STEPS,
+    sft_epochs: SFT_EPOCHS,
+    sft_steps: sftLoss.length,
     sft_final_loss_nats: round(sftLoss.at(-1) ?? NaN),
     grpo_steps: GRPO_STEPS,
     train_reward_curve: curve.map((r) => Number(r.toFixed(3))),
@@ -276,19 +307,4 @@ console.log(
 
 function mean(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
-}
-
-/** A seeded permutation of 0..n-1 (Fisher-Yates over xorshift32). */
-function shuffled(n: number, seed: number): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  let state = seed >>> 0 || 1;
-  for (let i = n - 1; i > 0; i--) {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    const j = state % (i + 1);
-    [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
-  }
-  return order;
 }

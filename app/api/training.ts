@@ -45,6 +45,21 @@ export const TrainConfig = z
     workspace: z.string().optional(),
     /** Sampling temperature of the rollouts: GRPO needs different rollouts of one question. */
     temperature: z.number().positive().max(2).default(1),
+    /** The system prompt: the long one (the paper's), or the short one that fits a small model. */
+    promptStyle: z.enum(['long', 'short']).default('long'),
+    /**
+     * The sampler: the context it keeps (tokens, at most the model's) and how many rollouts it
+     * decodes at once; absent, the model's whole context and 4.
+     */
+    sampling: z
+      .object({
+        context: z.number().int().positive().optional(),
+        batch: z.number().int().positive().optional(),
+      })
+      .strict()
+      .optional(),
+    /** Turns scored per forward/backward pass in a GRPO step (memory against speed; 16 absent). */
+    microBatch: z.number().int().positive().optional(),
     steps: z.number().int().positive().default(100),
     /**
      * Validation without training: every `every` steps (and on the last), `count` held-out questions

@@ -88,7 +88,12 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
     alpha: config.lora.alpha,
     targets: config.lora.targetModules,
   };
-  const sampling = { temperature: config.temperature, maxTokens: config.maxTokensPerTurn };
+  const sampling = {
+    temperature: config.temperature,
+    maxTokens: config.maxTokensPerTurn,
+    ...(config.sampling?.context ? { context: config.sampling.context } : {}),
+    ...(config.sampling?.batch ? { maxBatch: config.sampling.batch } : {}),
+  };
   const policy = new LoraPolicy(local, {
     lora,
     loraInit: { seed: config.seed },
@@ -122,19 +127,23 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
         maxDepth: config.maxDepth,
         maxChildrenPerCall: Math.max(1, config.maxChildren),
       },
+      promptStyle: config.promptStyle,
       papersOf,
       judge,
     });
     if (config.sft) {
-      await sftPhase(config.sft, policy, workspace, engine.runStore, options);
+      await sftPhase(config.sft, config.seed, policy, workspace, engine.runStore, options);
       if (options.signal?.aborted)
         return { steps: 0, resumedFrom: null, stopped: true, metrics: [] };
+      // GRPO's rollouts sample from the policy SFT left (the sampler holds merged weights).
+      await sampler.refresh();
     }
     return await runGrpoJob({
       policy: samplingFollows(policy, () => sampler.refresh()),
       questions,
       ...environment,
       config,
+      ...(config.microBatch ? { microBatch: config.microBatch } : {}),
       dir: options.dir,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onStep ? { onStep: options.onStep } : {}),
@@ -152,6 +161,7 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
  */
 async function sftPhase(
   sft: NonNullable<TrainConfig['sft']>,
+  seed: number,
   policy: LoraPolicy,
   workspace: Workspace,
   runStore: RunStore,
@@ -181,6 +191,7 @@ async function sftPhase(
     epochs: sft.epochs,
     batchSize: sft.batchSize,
     learningRate: sft.learningRate,
+    seed,
     dir: files.dir,
     ...(options.onStep ? { onStep: options.onStep } : {}),
     signal: options.signal,

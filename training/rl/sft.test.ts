@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../app/api/index.ts';
 import { JobFiles } from './job-files.ts';
-import { runSftJob, selectSftTurns } from './sft.ts';
+import { runSftJob, selectSftTurns, shuffled } from './sft.ts';
 import { TablePolicy, toyRun } from './toy-task.ts';
 import { TrainingInputError } from './trainer.ts';
 
@@ -79,5 +79,26 @@ describe('cold-start SFT', () => {
     await expect(
       runSftJob({ policy, turns: [], epochs: 1, batchSize: 1, learningRate: 1, dir }),
     ).rejects.toThrow(TrainingInputError);
+  });
+
+  it('visits every turn once per epoch, in a seeded order of its own each epoch', async () => {
+    const policy = new TablePolicy('abcdefgh');
+    const turns = [...'abcdefgh'].map((c) => ({
+      prompt: [policy.id(c)],
+      response: [policy.id(c)],
+    }));
+    const seen: number[][] = [];
+    const score = policy.score.bind(policy);
+    policy.score = (batch, options) => {
+      seen.push(batch.map((t) => t.prompt[0] ?? -1));
+      return score(batch, options);
+    };
+    await runSftJob({ policy, turns, epochs: 3, batchSize: 4, learningRate: 0, seed: 5, dir });
+    const epochs = [seen.slice(0, 2).flat(), seen.slice(2, 4).flat(), seen.slice(4, 6).flat()];
+    const ids = turns.map((t) => t.prompt[0]);
+    for (const order of epochs) expect([...order].sort()).toEqual([...ids].sort());
+    expect(new Set(epochs.map((order) => order.join(','))).size).toBe(3);
+    expect(epochs.map((o) => o.join(','))).not.toContain(ids.join(','));
+    expect(shuffled(8, 3)).toEqual(shuffled(8, 3));
   });
 });

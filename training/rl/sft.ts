@@ -5,6 +5,7 @@ import { JobFiles } from './job-files.ts';
 import type { TokenizedTurn, TrainablePolicy } from './policy.ts';
 import { nllLoss } from './ppo-loss.ts';
 import { sftRejection, stepSamples } from './trajectory.ts';
+import { mixSeed } from './grpo-step.ts';
 import { TrainingInputError } from './trainer.ts';
 
 export interface TeacherRun {
@@ -57,6 +58,23 @@ export interface SftJobOptions {
   signal?: AbortSignal | undefined;
   /** Also log each step here (the job's own metrics, so SFT shows beside GRPO). */
   alsoLogTo?: JobFiles | undefined;
+  /** Each epoch visits the turns in an order drawn from this seed and the epoch; absent, in order. */
+  seed?: number | undefined;
+}
+
+/** A seeded permutation of 0..n-1 (Fisher-Yates over xorshift32). */
+export function shuffled(n: number, seed: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  let state = seed >>> 0 || 1;
+  for (let i = n - 1; i > 0; i--) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    const j = state % (i + 1);
+    [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
+  }
+  return order;
 }
 
 /** Plain SFT: each batch of turns one optimizer step; checkpoint at the end. */
@@ -73,11 +91,19 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
   const metrics: StepMetrics[] = [];
   let step = 0;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
+    const seed = options.seed;
+    const order =
+      seed === undefined
+        ? turns
+        : shuffled(turns.length, mixSeed(seed, epoch)).flatMap((i) => {
+            const turn = turns[i];
+            return turn ? [turn] : [];
+          });
     for (let start = 0; start < turns.length; start += options.batchSize) {
       if (options.signal?.aborted) return metrics;
       step++;
       const stepStarted = now();
-      const batch = turns.slice(start, start + options.batchSize);
+      const batch = order.slice(start, start + options.batchSize);
       const scored = await policy.score(batch, { reference: false, grad: true });
       const { loss, gradLogp } = nllLoss(scored.logp);
       await scored.backward(gradLogp);

@@ -46,6 +46,7 @@ const initialValues = (): Record<string, string> => ({
   datasetFormat: 'skyrl',
   datasetName: '',
   targets: 'q_proj,k_proj,v_proj,o_proj',
+  promptStyle: 'long',
   sftSet: '',
   sftEpochs: '2',
   sftLearningRate: '1e-4',
@@ -56,6 +57,10 @@ const initialValues = (): Record<string, string> => ({
 const rewards = [
   { value: 'rubric', label: 'rubric judge' },
   { value: 'span-f1', label: 'span F1' },
+];
+const promptStyles = [
+  { value: 'long', label: 'long (the paper’s)' },
+  { value: 'short', label: 'short (fits a small model)' },
 ];
 const weightings = [
   { value: 'subtree-mean', label: '1/k subtree mean (write-up)' },
@@ -180,6 +185,13 @@ function RewardFields({ values, set }: { values: Record<string, string>; set: Se
         value={values.judge}
         placeholder="e.g. endpoint:My vLLM"
         onChange={set('judge')}
+      />
+      <Choice
+        label="system prompt"
+        value={values.promptStyle}
+        options={promptStyles}
+        onChange={set('promptStyle')}
+        testId="train-prompt-style"
       />
       <Choice
         label="child weighting"

@@ -67,6 +67,7 @@ export function jobConfig(values: Readonly<Record<string, string>>): JobConfigRe
     checkpointEvery: number('checkpointEvery'),
     ...validationOf(number),
     reward: values.reward,
+    ...(values.promptStyle ? { promptStyle: values.promptStyle } : {}),
     weighting: values.weighting,
     ...(values.judge ? { judge: values.judge } : {}),
     ...datasetOf(values),
