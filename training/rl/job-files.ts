@@ -105,6 +105,24 @@ export class JobFiles {
     return parsed.data;
   }
 
+  get #donePath(): string {
+    return join(this.dir, 'done.json');
+  }
+
+  /** Marks a phase that runs once (SFT) as finished: its last checkpoint is its result. */
+  async markDone(step: number): Promise<void> {
+    await writeFile(this.#donePath, `${JSON.stringify({ step })}\n`);
+  }
+
+  async isDone(): Promise<boolean> {
+    try {
+      await readFile(this.#donePath, 'utf8');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Marks `step`'s checkpoint complete (call after the policy wrote it). */
   async commitCheckpoint(step: number): Promise<void> {
     const state: JobState = { version: 1, step, checkpoint: this.checkpointDir(step) };
@@ -115,12 +133,13 @@ export class JobFiles {
 
   /**
    * Back to the state of `step`: later GRPO metrics lines and rollouts files go. SFT's lines (a
-   * phase of their own, before GRPO's step 1) stay unless `dropSft`.
+   * phase of their own, before GRPO's step 1) stay, those after SFT step `sftThrough` when given.
    */
-  async rewindTo(step: number, options: { dropSft?: boolean } = {}): Promise<StepMetrics[]> {
+  async rewindTo(step: number, options: { sftThrough?: number } = {}): Promise<StepMetrics[]> {
     await this.#dropRolloutsAfter(step);
+    const sftThrough = options.sftThrough ?? Infinity;
     const kept = (await this.readMetrics()).filter((m) =>
-      m.phase === 'sft' ? options.dropSft !== true : m.step <= step,
+      m.phase === 'sft' ? m.step <= sftThrough : m.step <= step,
     );
     await mkdir(this.dir, { recursive: true });
     const temporary = `${this.metricsPath}.tmp`;

@@ -33,7 +33,7 @@ import {
 import { rlmEnvironment } from './rlm-rollouts.ts';
 import { runGrpoJob, TrainingInputError, type TrainJobResult } from './trainer.ts';
 import { JobFiles } from './job-files.ts';
-import { runSftJob, selectSftTurns } from './sft.ts';
+import { runSftJob, selectSftTurns, sftStepCount } from './sft.ts';
 
 /** What a job's rollouts run on: the engine over the job's workspace. */
 export interface RolloutEngine {
@@ -157,7 +157,8 @@ export async function runLocalJob(options: LocalJobOptions): Promise<TrainJobRes
 
 /**
  * Cold-start SFT in the job's `sft/` folder, once: a job started again after it finished loads its
- * checkpoint (GRPO then resumes from its own, when it has one).
+ * checkpoint (GRPO then resumes from its own, when it has one); one paused in SFT goes on after
+ * its last SFT checkpoint.
  */
 async function sftPhase(
   sft: NonNullable<TrainConfig['sft']>,
@@ -169,7 +170,7 @@ async function sftPhase(
 ): Promise<void> {
   const files = new JobFiles(join(options.dir, 'sft'));
   const state = await files.readState();
-  if (state) {
+  if (state && (await files.isDone())) {
     await policy.loadCheckpoint(state.checkpoint);
     return;
   }
@@ -180,10 +181,16 @@ async function sftPhase(
       : [],
   );
   const { turns } = selectSftTurns(runs, policy);
+  if (state) {
+    await policy.loadCheckpoint(state.checkpoint);
+    // A folder from before SFT checkpointed on pause holds only its final checkpoint.
+    if (state.step >= sftStepCount(turns.length, sft.epochs, sft.batchSize)) return;
+  }
+  const after = state?.step ?? 0;
   const job = new JobFiles(options.dir);
-  // A restarted SFT phase logs its steps again: the lines of the one cut short go.
-  await job.rewindTo(0, { dropSft: true });
-  await files.rewindTo(0, { dropSft: true });
+  // The lines after the last SFT checkpoint (steps it will take again) go.
+  await job.rewindTo(0, { sftThrough: after });
+  await files.rewindTo(0, { sftThrough: after });
   await runSftJob({
     alsoLogTo: job,
     policy,
@@ -192,6 +199,7 @@ async function sftPhase(
     batchSize: sft.batchSize,
     learningRate: sft.learningRate,
     seed,
+    resumeAfter: after,
     dir: files.dir,
     ...(options.onStep ? { onStep: options.onStep } : {}),
     signal: options.signal,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../app/api/index.ts';
 import { JobFiles } from './job-files.ts';
-import { runSftJob, selectSftTurns, shuffled } from './sft.ts';
+import { runSftJob, selectSftTurns, sftStepCount, shuffled } from './sft.ts';
 import { TablePolicy, toyRun } from './toy-task.ts';
 import { TrainingInputError } from './trainer.ts';
 
@@ -100,5 +100,51 @@ describe('cold-start SFT', () => {
     expect(new Set(epochs.map((order) => order.join(','))).size).toBe(3);
     expect(epochs.map((o) => o.join(','))).not.toContain(ids.join(','));
     expect(shuffled(8, 3)).toEqual(shuffled(8, 3));
+  });
+
+  it('checkpoints where it is paused and goes on from there as if never stopped', async () => {
+    const make = () => new TablePolicy('abcdefgh');
+    const turnsOf = (policy: TablePolicy) =>
+      [...'abcdefgh'].map((c) => ({ prompt: [policy.id(c)], response: [policy.id('a')] }));
+    const settings = { epochs: 3, batchSize: 3, learningRate: 1, seed: 2 };
+    const straight = make();
+    const all = await runSftJob({
+      policy: straight,
+      turns: turnsOf(straight),
+      ...settings,
+      dir: join(dir, 'straight'),
+    });
+    expect(all).toHaveLength(sftStepCount(8, 3, 3));
+
+    const paused = make();
+    const controller = new AbortController();
+    const first = await runSftJob({
+      policy: paused,
+      turns: turnsOf(paused),
+      ...settings,
+      dir: join(dir, 'paused'),
+      signal: controller.signal,
+      onStep: (m) => {
+        if (m.step === 4) controller.abort();
+      },
+    });
+    expect(first.map((m) => m.step)).toEqual([1, 2, 3, 4]);
+    const files = new JobFiles(join(dir, 'paused'));
+    expect(await files.readState()).toMatchObject({ step: 4 });
+    expect(await files.isDone()).toBe(false);
+
+    const resumed = make();
+    const state = await files.readState();
+    await resumed.loadCheckpoint(state?.checkpoint ?? '');
+    const rest = await runSftJob({
+      policy: resumed,
+      turns: turnsOf(resumed),
+      ...settings,
+      dir: join(dir, 'paused'),
+      resumeAfter: 4,
+    });
+    expect(rest.map((m) => m.step)).toEqual([5, 6, 7, 8, 9]);
+    expect([...first, ...rest].map((m) => m.loss)).toEqual(all.map((m) => m.loss));
+    expect(await files.isDone()).toBe(true);
   });
 });

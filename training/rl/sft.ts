@@ -60,6 +60,13 @@ export interface SftJobOptions {
   alsoLogTo?: JobFiles | undefined;
   /** Each epoch visits the turns in an order drawn from this seed and the epoch; absent, in order. */
   seed?: number | undefined;
+  /** Go on after this step (the policy holds its checkpoint): a paused phase resumed. */
+  resumeAfter?: number | undefined;
+}
+
+/** Optimizer steps an SFT phase takes: every epoch's batches. */
+export function sftStepCount(turns: number, epochs: number, batchSize: number): number {
+  return epochs * Math.ceil(turns / batchSize);
 }
 
 /** A seeded permutation of 0..n-1 (Fisher-Yates over xorshift32). */
@@ -77,7 +84,10 @@ export function shuffled(n: number, seed: number): number[] {
   return order;
 }
 
-/** Plain SFT: each batch of turns one optimizer step; checkpoint at the end. */
+/**
+ * Plain SFT: each batch of turns one optimizer step; a checkpoint at the end (then the folder is
+ * marked done) and where it is stopped, so a paused phase goes on from there.
+ */
 export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> {
   const { policy, turns } = options;
   if (turns.length === 0) {
@@ -89,7 +99,12 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
   const files = new JobFiles(options.dir);
   const began = now();
   const metrics: StepMetrics[] = [];
+  const resumeAfter = options.resumeAfter ?? 0;
   let step = 0;
+  const checkpoint = async () => {
+    await policy.saveCheckpoint(files.checkpointDir(step));
+    await files.commitCheckpoint(step);
+  };
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     const seed = options.seed;
     const order =
@@ -100,8 +115,12 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
             return turn ? [turn] : [];
           });
     for (let start = 0; start < turns.length; start += options.batchSize) {
-      if (options.signal?.aborted) return metrics;
+      if (options.signal?.aborted) {
+        if (step > resumeAfter) await checkpoint();
+        return metrics;
+      }
       step++;
+      if (step <= resumeAfter) continue;
       const stepStarted = now();
       const batch = order.slice(start, start + options.batchSize);
       const scored = await policy.score(batch, { reference: false, grad: true });
@@ -139,7 +158,7 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
       options.onStep?.(line);
     }
   }
-  await policy.saveCheckpoint(files.checkpointDir(step));
-  await files.commitCheckpoint(step);
+  await checkpoint();
+  await files.markDone(step);
   return metrics;
 }

@@ -117,6 +117,12 @@ export function DatasetsView() {
           <DatasetPanel
             key={selected.id}
             dataset={selected}
+            running={
+              generations.progress.has(selected.name) || generations.starting.has(selected.name)
+            }
+            onResume={() => {
+              generations.started(selected.name);
+            }}
             where={where}
             onChanged={() => {
               setReload((n) => n + 1);
@@ -136,6 +142,8 @@ export function DatasetsView() {
 
 function DatasetPanel(props: {
   dataset: DatasetSummary;
+  running: boolean;
+  onResume: () => void;
   where: ReturnType<typeof useDatasetParams>;
   onChanged: () => void;
 }) {
@@ -160,7 +168,13 @@ function DatasetPanel(props: {
   };
   return (
     <div className="datasets-panel" data-testid="dataset-panel" data-name={dataset.name}>
-      <DatasetHeader dataset={dataset} onChanged={props.onChanged} where={where} />
+      <DatasetHeader
+        dataset={dataset}
+        running={props.running}
+        onResume={props.onResume}
+        onChanged={props.onChanged}
+        where={where}
+      />
       <nav className="set-tabs" aria-label="Dataset">
         {tabs.map(([tab, label]) => (
           <button
@@ -221,6 +235,8 @@ function DatasetPanel(props: {
 
 function DatasetHeader(props: {
   dataset: DatasetSummary;
+  running: boolean;
+  onResume: () => void;
   onChanged: () => void;
   where: ReturnType<typeof useDatasetParams>;
 }) {
@@ -251,6 +267,17 @@ function DatasetHeader(props: {
         setMessage(`wrote ${String(rows)} rows to ${path}`);
       }, fail);
   };
+  // A stopped (or killed) generation goes on at its next group with the same options.
+  const generation = dataset.generation;
+  const unfinished =
+    generation !== null && !props.running && dataset.groupsDone < dataset.groupsPlanned;
+  const resume = () => {
+    if (!generation) return;
+    setFailure(null);
+    api.call('datasets.generate', { name: dataset.name, options: generation }).then(() => {
+      props.onResume();
+    }, fail);
+  };
   const remove = () => {
     if (!window.confirm(`Delete dataset '${dataset.name}' and its questions?`)) return;
     api.call('datasets.delete', { dataset: dataset.name }).then(() => {
@@ -279,6 +306,11 @@ function DatasetHeader(props: {
           ? ` · from set ${dataset.generation.set} by ${dataset.generation.teacher}, groups ${String(dataset.groupsDone)}/${String(dataset.groupsPlanned)}`
           : ''}
       </span>
+      {unfinished && (
+        <button className="button" type="button" onClick={resume} data-testid="dataset-resume">
+          Resume generation ({dataset.groupsPlanned - dataset.groupsDone} groups left)
+        </button>
+      )}
       <form onSubmit={exportRows}>
         <input
           aria-label="export to file"
