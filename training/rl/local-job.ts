@@ -200,6 +200,7 @@ async function sftPhase(
     learningRate: sft.learningRate,
     seed,
     resumeAfter: after,
+    checkpointEvery: options.config.checkpointEvery,
     dir: files.dir,
     ...(options.onStep ? { onStep: options.onStep } : {}),
     signal: options.signal,

@@ -146,5 +146,22 @@ describe('cold-start SFT', () => {
     expect(rest.map((m) => m.step)).toEqual([5, 6, 7, 8, 9]);
     expect([...first, ...rest].map((m) => m.loss)).toEqual(all.map((m) => m.loss));
     expect(await files.isDone()).toBe(true);
+
+    // Killed (here: a throw) after step 5 with checkpoints every 2 steps: step 4's is the last.
+    const killed = make();
+    const killedDir = join(dir, 'killed');
+    await expect(
+      runSftJob({
+        policy: killed,
+        turns: turnsOf(killed),
+        ...settings,
+        checkpointEvery: 2,
+        dir: killedDir,
+        onStep: (m) => {
+          if (m.step === 5) throw new Error('killed');
+        },
+      }),
+    ).rejects.toThrow('killed');
+    expect(await new JobFiles(killedDir).readState()).toMatchObject({ step: 4 });
   });
 });

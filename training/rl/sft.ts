@@ -62,6 +62,8 @@ export interface SftJobOptions {
   seed?: number | undefined;
   /** Go on after this step (the policy holds its checkpoint): a paused phase resumed. */
   resumeAfter?: number | undefined;
+  /** Also checkpoint every this many steps, so a killed phase loses at most that many. */
+  checkpointEvery?: number | undefined;
 }
 
 /** Optimizer steps an SFT phase takes: every epoch's batches. */
@@ -101,9 +103,12 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
   const metrics: StepMetrics[] = [];
   const resumeAfter = options.resumeAfter ?? 0;
   let step = 0;
+  let saved = resumeAfter;
   const checkpoint = async () => {
+    if (saved === step) return;
     await policy.saveCheckpoint(files.checkpointDir(step));
     await files.commitCheckpoint(step);
+    saved = step;
   };
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     const seed = options.seed;
@@ -116,7 +121,7 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
           });
     for (let start = 0; start < turns.length; start += options.batchSize) {
       if (options.signal?.aborted) {
-        if (step > resumeAfter) await checkpoint();
+        await checkpoint();
         return metrics;
       }
       step++;
@@ -156,6 +161,8 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
       await options.alsoLogTo?.appendMetrics(line);
       metrics.push(line);
       options.onStep?.(line);
+      const every = options.checkpointEvery;
+      if (every && step % every === 0) await checkpoint();
     }
   }
   await checkpoint();
