@@ -234,6 +234,23 @@ export const datasetCommands = {
     }).strict(),
     response: z.object({ question: DatasetQuestion }),
   },
+  'datasets.create': {
+    summary: 'Creates an empty dataset, for questions written by hand.',
+    request: z.object({ name: z.string().trim().min(1).max(200) }).strict(),
+    response: z.object({ dataset: DatasetSummary }),
+  },
+  'datasets.addQuestion': {
+    summary:
+      "Adds a question written by hand over papers of a set (gold spans, when given, must be the papers' text at their ranges).",
+    request: DatasetRef.extend({
+      question: z.string().trim().min(1),
+      set: z.string().min(1),
+      paperIds: z.array(z.string().min(1)).min(1),
+      gold: z.array(GoldSpan).default([]),
+      split: Split.default('train'),
+    }).strict(),
+    response: z.object({ question: DatasetQuestion }),
+  },
   'datasets.deleteQuestion': {
     summary: 'Removes a question from a dataset.',
     request: DatasetRef.extend({ id: z.string().min(1) }).strict(),

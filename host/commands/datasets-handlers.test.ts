@@ -10,7 +10,7 @@ import { GenerationOptions } from '../../app/api/index.ts';
 import { ScriptedProvider } from '../../app/models/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
 import { openWorkspace, type Workspace } from '../../app/store/index.ts';
-import { datasetService, GenerationRunningError } from './datasets-handlers.ts';
+import { datasetService, GenerationRunningError, GoldSpanInputError } from './datasets-handlers.ts';
 
 let dir: string;
 let workspace: Workspace;
@@ -134,5 +134,55 @@ describe('datasets commands', () => {
     expect(await service.handlers['datasets.cancel']({ dataset: 'x' })).toEqual({
       canceled: false,
     });
+  });
+
+  it('makes a dataset by hand: gold spans must be the papers’ text, or nothing changes', async () => {
+    const h = datasetService({
+      db: workspace.db,
+      papers,
+      providers: () => new ScriptedProvider({}, { spec: 'scripted:none' }),
+      emit: () => undefined,
+      now: () => 7,
+    }).handlers;
+    expect((await h['datasets.create']({ name: 'by hand' })).dataset.questions).toBe(0);
+    const text = papers.paper('two', 'b1').contextText;
+    const start = text.indexOf('ten epochs');
+    const span = { paperId: 'b1', start, end: start + 10, text: 'ten epochs' };
+    const { question } = await h['datasets.addQuestion']({
+      dataset: 'by hand',
+      question: 'How long is training?',
+      set: 'two',
+      paperIds: ['b1', 'b2'],
+      gold: [span],
+      split: 'train',
+    });
+    expect(question).toMatchObject({
+      gold: [span],
+      provenance: { kind: 'hand', at: 7 },
+      status: 'pending',
+      group: null,
+    });
+    const add = (gold: (typeof span)[], paperIds = ['b1']) =>
+      h['datasets.addQuestion']({
+        dataset: 'by hand',
+        question: 'Q?',
+        set: 'two',
+        paperIds,
+        gold,
+        split: 'train',
+      });
+    expect(() => add([{ ...span, text: 'ten epoch' }])).toThrow(/is not the gold span's text/);
+    expect(() => add([{ ...span, paperId: 'b2' }])).toThrow(/not one of the question's papers/);
+    expect(() => add([{ ...span, end: text.length + 5 }])).toThrow(GoldSpanInputError);
+    expect(() => add([], ['b9'])).toThrow(/PaperNotFound|no paper 'b9'/);
+    expect(() =>
+      h['datasets.editQuestion']({
+        dataset: 'by hand',
+        id: question.id,
+        gold: [{ ...span, start: span.start + 1, end: span.end + 1 }],
+      }),
+    ).toThrow(GoldSpanInputError);
+    const stored = await h['datasets.get']({ dataset: 'by hand', filter: {} });
+    expect(stored.questions).toEqual([question]);
   });
 });

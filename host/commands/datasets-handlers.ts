@@ -1,7 +1,15 @@
 // The datasets commands of app/api over app/store's DatasetStore and app/evidence's generation.
 // A generation runs after its answer (one per dataset name at a time); its groups stream to the
 // front ends as dataset.progress and its end as dataset.finished. Cancel stops it at a group edge.
-import type { ApiEvent, CommandArgs, CommandResponse, Grouping } from '../../app/api/index.ts';
+import { randomUUID } from 'node:crypto';
+import type {
+  ApiEvent,
+  CommandArgs,
+  CommandResponse,
+  DatasetQuestion,
+  GoldSpan,
+  Grouping,
+} from '../../app/api/index.ts';
 import {
   evidencePaper,
   exportDataset,
@@ -27,6 +35,8 @@ type DatasetCommand =
   | 'datasets.import'
   | 'datasets.export'
   | 'datasets.editQuestion'
+  | 'datasets.create'
+  | 'datasets.addQuestion'
   | 'datasets.deleteQuestion';
 
 export type DatasetHandlers = {
@@ -73,6 +83,40 @@ export async function groupingOf(
     ranking: mostSimilarByVectors(vectors, paperIds.length - 1),
     grouping: { method: 'embeddings', model: embedded.model, fallback: null },
   };
+}
+
+export class GoldSpanInputError extends Error {
+  override readonly name = 'GoldSpanInputError';
+}
+
+/**
+ * Gold spans must be ranges of the text the REPL sees of the question's own papers, holding
+ * exactly their text: a span that is not is refused by name and nothing is changed.
+ */
+function checkGold(
+  papers: PaperLibrary,
+  set: string,
+  paperIds: readonly string[],
+  gold: readonly GoldSpan[],
+): void {
+  for (const span of gold) {
+    if (!paperIds.includes(span.paperId)) {
+      throw new GoldSpanInputError(
+        `a gold span is on paper '${span.paperId}', which is not one of the question's papers (${paperIds.join(', ')})`,
+      );
+    }
+    const text = papers.paper(set, span.paperId).contextText;
+    if (span.end <= span.start || span.end > text.length) {
+      throw new GoldSpanInputError(
+        `gold span ${span.start}-${span.end} is not a range of paper '${span.paperId}' (${text.length} characters)`,
+      );
+    }
+    if (text.slice(span.start, span.end) !== span.text) {
+      throw new GoldSpanInputError(
+        `the text of paper '${span.paperId}' at ${span.start}-${span.end} is not the gold span's text`,
+      );
+    }
+  }
 }
 
 export interface DatasetDeps {
@@ -193,9 +237,35 @@ export function datasetService(deps: DatasetDeps): DatasetService {
       writeFileSync(path, text);
       return { rows: text.split('\n').filter(Boolean).length, path };
     },
-    'datasets.editQuestion': ({ dataset, id, ...edit }) => ({
-      question: store.editQuestion(dataset, id, edit, now()),
-    }),
+    'datasets.editQuestion': ({ dataset, id, ...edit }) => {
+      if (edit.gold) {
+        const current = store.question(dataset, id);
+        checkGold(deps.papers, current.set, current.paperIds, edit.gold);
+      }
+      return { question: store.editQuestion(dataset, id, edit, now()) };
+    },
+    'datasets.create': ({ name }) => ({ dataset: store.create(name, now()) }),
+    'datasets.addQuestion': ({ dataset, question, set, paperIds, gold, split }) => {
+      store.get(dataset);
+      // Each paper must be in the set (PaperSetNotFoundError, PaperNotFoundError otherwise).
+      for (const id of paperIds) deps.papers.paper(set, id);
+      checkGold(deps.papers, set, paperIds, gold);
+      const at = now();
+      const added: DatasetQuestion = {
+        id: `hand-${randomUUID().slice(0, 8)}`,
+        question,
+        set,
+        paperIds,
+        gold,
+        split,
+        group: null,
+        status: 'pending',
+        provenance: { kind: 'hand', at },
+        editedAt: null,
+      };
+      store.addQuestions(dataset, [added], at);
+      return { question: store.question(dataset, added.id) };
+    },
     'datasets.deleteQuestion': ({ dataset, id }) => {
       store.deleteQuestion(dataset, id, now());
       return { deleted: true };

@@ -83,7 +83,7 @@ describe('cold-start SFT', () => {
 
   it('visits every turn once per epoch, in a seeded order of its own each epoch', async () => {
     const policy = new TablePolicy('abcdefgh');
-    const turns = [...'abcdefgh'].map((c) => ({
+    const turns = Array.from('abcdefgh').map((c) => ({
       prompt: [policy.id(c)],
       response: [policy.id(c)],
     }));
@@ -105,7 +105,7 @@ describe('cold-start SFT', () => {
   it('checkpoints where it is paused and goes on from there as if never stopped', async () => {
     const make = () => new TablePolicy('abcdefgh');
     const turnsOf = (policy: TablePolicy) =>
-      [...'abcdefgh'].map((c) => ({ prompt: [policy.id(c)], response: [policy.id('a')] }));
+      Array.from('abcdefgh').map((c) => ({ prompt: [policy.id(c)], response: [policy.id('a')] }));
     const settings = { epochs: 3, batchSize: 3, learningRate: 1, seed: 2 };
     const straight = make();
     const all = await runSftJob({
