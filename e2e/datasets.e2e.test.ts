@@ -243,6 +243,25 @@ describe('datasets view', () => {
     expect(await page.getByTestId('train-chart-loss').getAttribute('data-phase-edge')).toBe('2.5');
     await page.getByTestId('train-chart-loss').scrollIntoViewIfNeeded();
     await screenshot(page, 'train-sft-then-grpo');
-    expect(pageErrors).toEqual([]);
   }, 300_000);
+
+  it('writes a dataset by hand: a question over a paper, its gold span selected on it', async () => {
+    await page.getByTestId('nav-datasets').click();
+    await page.getByTestId('new-dataset-name').fill('by hand');
+    await page.getByTestId('new-dataset-form').getByRole('button', { name: 'Create' }).click();
+    await page.locator('[data-testid="dataset-panel"][data-name="by hand"]').waitFor();
+    await page.getByTestId('add-question-open').click();
+    await page.getByTestId('add-question-text').fill('Which sources does the corpus draw on?');
+    await page.locator('label', { hasText: 'S2ORC' }).getByTestId('add-question-paper').check();
+    await page.getByTestId('add-question-submit').click();
+    await editor().waitFor();
+    expect(await editor().textContent()).toContain('written by hand');
+    await expect.poll(() => page.getByTestId('gold-span').count()).toBe(0);
+    await page.getByTestId('gold-reader').waitFor();
+    await selectInText(1, 40, 160);
+    await page.getByTestId('gold-add').click();
+    await expect.poll(() => page.getByTestId('gold-span').count()).toBe(1);
+    expect(await page.getByTestId('question-row').count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+  });
 });

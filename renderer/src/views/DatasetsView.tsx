@@ -15,6 +15,7 @@ import {
   ImportForm,
   useGenerations,
 } from './datasets/DatasetList.tsx';
+import { AddQuestionForm, NewDatasetForm } from './datasets/HandForms.tsx';
 import { QuestionEditor } from './datasets/QuestionEditor.tsx';
 import {
   noFilter,
@@ -91,6 +92,12 @@ export function DatasetsView() {
           onStarted={(name, grouping) => {
             generations.started(name);
             setNotice(`generating '${name}': ${groupingNote(grouping)}`);
+            setReload((n) => n + 1);
+            open(name);
+          }}
+        />
+        <NewDatasetForm
+          onCreated={(name) => {
             setReload((n) => n + 1);
             open(name);
           }}
@@ -192,6 +199,13 @@ function DatasetPanel(props: {
       </nav>
       {where.tab === 'questions' && (
         <>
+          <AddQuestionForm
+            dataset={dataset.name}
+            onAdded={(id) => {
+              changed();
+              where.go({ q: id, paper: null });
+            }}
+          />
           <QuestionFilters filter={filter} groups={groups} onChange={setFilter} />
           <p className="papers-muted" data-testid="questions-count">
             {shown.length} of {dataset.questions} questions · {dataset.approved} approved ·{' '}

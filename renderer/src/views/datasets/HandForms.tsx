@@ -1,0 +1,169 @@
+// Datasets written by hand: an empty dataset by name, and a question over papers of a set (its
+// gold spans are then marked by selecting text on the papers, in the question's editor).
+import { useState, type SyntheticEvent } from 'react';
+import { useApi } from '../../api/ApiContext.tsx';
+import { describeFailure, type Failure } from '../papers/failure.ts';
+import { useEngineQuery } from '../papers/use-engine-query.ts';
+
+function FormFailure({ failure }: { failure: Failure | null }) {
+  if (!failure) return null;
+  return (
+    <p className="papers-failure" role="alert">
+      {failure.name}: {failure.message}
+    </p>
+  );
+}
+
+export function NewDatasetForm(props: { onCreated: (name: string) => void }) {
+  const api = useApi();
+  const [name, setName] = useState('');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    api.call('datasets.create', { name: name.trim() }).then(
+      ({ dataset }) => {
+        setName('');
+        props.onCreated(dataset.name);
+      },
+      (error: unknown) => {
+        setFailure(describeFailure(error));
+      },
+    );
+  };
+  return (
+    <form className="datasets-form" onSubmit={submit} data-testid="new-dataset-form">
+      <h2>Write one by hand</h2>
+      <label>
+        dataset name
+        <input
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+          }}
+          data-testid="new-dataset-name"
+        />
+      </label>
+      <button className="button" type="submit" disabled={name.trim() === ''}>
+        Create
+      </button>
+      <FormFailure failure={failure} />
+    </form>
+  );
+}
+
+/** A new question over papers of a set, added pending with no gold spans yet. */
+export function AddQuestionForm(props: { dataset: string; onAdded: (id: string) => void }) {
+  const api = useApi();
+  const sets = useEngineQuery('hand-sets', () => api.call('papers.sets', {}), {
+    refreshOn: 'papers.setsChanged',
+  });
+  const setNames = sets.status === 'ready' ? sets.value.sets.map((s) => s.name) : [];
+  const [set, setSet] = useState('');
+  const shownSet = set === '' ? (setNames[0] ?? '') : set;
+  const papers = useEngineQuery(shownSet === '' ? null : `hand-papers:${shownSet}`, () =>
+    api.call('papers.list', { set: shownSet }),
+  );
+  const [text, setText] = useState('');
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
+  const [split, setSplit] = useState<'train' | 'validation'>('train');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    api
+      .call('datasets.addQuestion', {
+        dataset: props.dataset,
+        question: text.trim(),
+        set: shownSet,
+        paperIds: [...picked],
+        gold: [],
+        split,
+      })
+      .then(
+        ({ question }) => {
+          setText('');
+          setPicked(new Set());
+          props.onAdded(question.id);
+        },
+        (error: unknown) => {
+          setFailure(describeFailure(error));
+        },
+      );
+  };
+  return (
+    <details className="datasets-add">
+      <summary data-testid="add-question-open">Add a question by hand</summary>
+      <form className="datasets-form" onSubmit={submit} data-testid="add-question-form">
+        <label>
+          question
+          <textarea
+            rows={2}
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+            }}
+            data-testid="add-question-text"
+          />
+        </label>
+        <label>
+          paper set
+          <select
+            value={shownSet}
+            onChange={(e) => {
+              setSet(e.target.value);
+              setPicked(new Set());
+            }}
+          >
+            {setNames.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="datasets-papers-pick">
+          <legend>its papers</legend>
+          {papers.status === 'ready' &&
+            papers.value.papers.map((paper) => (
+              <label key={paper.id} className="datasets-check">
+                <input
+                  type="checkbox"
+                  checked={picked.has(paper.id)}
+                  onChange={(e) => {
+                    const next = new Set(picked);
+                    if (e.target.checked) next.add(paper.id);
+                    else next.delete(paper.id);
+                    setPicked(next);
+                  }}
+                  data-testid="add-question-paper"
+                />
+                {paper.title || paper.id}
+              </label>
+            ))}
+        </fieldset>
+        <label>
+          split
+          <select
+            value={split}
+            onChange={(e) => {
+              setSplit(e.target.value as 'train' | 'validation');
+            }}
+          >
+            <option value="train">train</option>
+            <option value="validation">validation</option>
+          </select>
+        </label>
+        <button
+          className="button"
+          type="submit"
+          disabled={text.trim() === '' || picked.size === 0}
+          data-testid="add-question-submit"
+        >
+          Add, then mark its gold spans
+        </button>
+        <FormFailure failure={failure} />
+      </form>
+    </details>
+  );
+}
