@@ -43,6 +43,8 @@ describe('train: to the cluster', () => {
     await page.getByTestId('nav-train').click();
     await page.getByTestId('view-train').waitFor();
     await page.getByTestId('train-name').fill('Cluster run');
+    // The form names no base model until the workspace has one; the cluster's is its own field.
+    await page.getByTestId('train-base-model').fill('toy:bigram');
     await page.getByTestId('train-dataset').fill(datasetPath);
     await page.getByTestId('cluster-gpusPerNode').fill('2');
     await page.getByTestId('cluster-export').click();
@@ -175,6 +177,7 @@ describe('train: to the cluster', () => {
   it('uploads an export made with "upload with the job" when it is submitted', async () => {
     // The form was reloaded with the Settings page: name the dataset again.
     await page.getByTestId('train-name').fill('Uploaded run');
+    await page.getByTestId('train-base-model').fill('toy:bigram');
     await page.getByTestId('train-dataset').fill(datasetPath);
     await page.getByTestId('cluster-upload').check();
     await page.getByTestId('cluster-export').click();

@@ -375,7 +375,7 @@ export function datasetCommand(): Command {
     .argument('<name>', 'the dataset the runs answered')
     .requiredOption('--eval <id>', 'the eval `dataset traces` printed')
     .requiredOption('--name <set>', 'the SFT set to make')
-    .option('--cap <n>', 'most runs accepted (SFT on every run collapsed entropy)', wholeNumber, 48)
+    .option('--cap <n>', 'most runs accepted (SFT on every run collapsed entropy)', wholeNumber, 32)
     .option('--json', 'print JSON')
     .action(runSftSet);
   dataset

@@ -5,7 +5,6 @@
 // traces and make the SFT set a Train job starts from; rename, export, delete. Where the view
 // stands is in the URL (?dataset=&tab=&q=&paper=&sft=).
 import { useState, type SyntheticEvent } from 'react';
-import { useSearchParams } from 'react-router';
 import type { DatasetSummary } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import {
@@ -27,7 +26,9 @@ import {
 import { ReportPanel } from './datasets/ReportPanel.tsx';
 import { TracesPanel } from './datasets/TracesPanel.tsx';
 import { describeFailure, type Failure } from './papers/failure.ts';
+import { FailureLine } from './papers/FailureLine.tsx';
 import { useEngineQuery } from './papers/use-engine-query.ts';
+import { useUrlParams } from './use-url-params.ts';
 import '../styles/papers.css';
 import '../styles/datasets.css';
 
@@ -39,15 +40,7 @@ const tabs: readonly [Tab, string][] = [
 ];
 
 function useDatasetParams() {
-  const [params, setParams] = useSearchParams();
-  const go = (next: Record<string, string | null>) => {
-    const merged = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(next)) {
-      if (value === null) merged.delete(key);
-      else merged.set(key, value);
-    }
-    setParams(merged);
-  };
+  const { params, go } = useUrlParams();
   const tab = params.get('tab');
   return {
     dataset: params.get('dataset'),
@@ -353,11 +346,7 @@ function DatasetHeader(props: {
         Delete dataset
       </button>
       {message && <span className="papers-muted">{message}</span>}
-      {failure && (
-        <p className="papers-failure" role="alert" data-testid="dataset-failure">
-          {failure.name}: {failure.message}
-        </p>
-      )}
+      <FailureLine failure={failure} testId="dataset-failure" />
     </header>
   );
 }

@@ -3,10 +3,10 @@
 // in the debugger; or export the same job for a Ray cluster, submit it and follow it there. Where the
 // view stands is in the URL (?job=&compare=&step=).
 import { useCallback, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { StepMetrics, TrainJob } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { useEngineQuery } from './papers/use-engine-query.ts';
+import { useUrlParams } from './use-url-params.ts';
 import { ClusterPanel } from './train/ClusterPanel.tsx';
 import { GroupsTable } from './train/GroupsTable.tsx';
 import type { JobConfigResult } from './train/job-config.ts';
@@ -20,15 +20,7 @@ import '../styles/train.css';
 
 // Where the view stands lives in the URL: `go` sets or clears some keys, `pick` the picked step.
 function useTrainParams() {
-  const [params, setParams] = useSearchParams();
-  const go = (next: Record<string, string | null>) => {
-    const merged = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(next)) {
-      if (value === null) merged.delete(key);
-      else merged.set(key, value);
-    }
-    setParams(merged);
-  };
+  const { params, setParams, go } = useUrlParams();
   const pick = useCallback(
     (_: string, step: number) => {
       setParams((current) => {

@@ -6,6 +6,7 @@ import type { ApiEventOf, DatasetSummary, Grouping } from '../../../../app/api/i
 import { useApi } from '../../api/ApiContext.tsx';
 import { useApiEvent } from '../../api/useApiEvent.ts';
 import { describeFailure, type Failure } from '../papers/failure.ts';
+import { FailureLine } from '../papers/FailureLine.tsx';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
 
 type Progress = ApiEventOf<'dataset.progress'>;
@@ -109,15 +110,6 @@ export function DatasetList(props: {
         );
       })}
     </ul>
-  );
-}
-
-function FormFailure({ failure }: { failure: Failure | null }) {
-  if (!failure) return null;
-  return (
-    <p className="papers-failure" role="alert" data-testid="datasets-form-failure">
-      {failure.name}: {failure.message}
-    </p>
   );
 }
 
@@ -228,7 +220,7 @@ export function GenerateForm(props: { onStarted: (name: string, grouping: Groupi
       <button className="button" type="submit" data-testid="generate-start">
         Generate
       </button>
-      <FormFailure failure={failure} />
+      <FailureLine failure={failure} testId="datasets-form-failure" />
     </form>
   );
 }
@@ -293,7 +285,7 @@ export function ImportForm(props: { onImported: (name: string, issues: string[])
       <button className="button" type="submit" data-testid="import-start">
         Import
       </button>
-      <FormFailure failure={failure} />
+      <FailureLine failure={failure} testId="datasets-form-failure" />
     </form>
   );
 }

@@ -3,16 +3,8 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
+import { FailureLine } from '../papers/FailureLine.tsx';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
-
-function FormFailure({ failure }: { failure: Failure | null }) {
-  if (!failure) return null;
-  return (
-    <p className="papers-failure" role="alert">
-      {failure.name}: {failure.message}
-    </p>
-  );
-}
 
 export function NewDatasetForm(props: { onCreated: (name: string) => void }) {
   const api = useApi();
@@ -47,7 +39,7 @@ export function NewDatasetForm(props: { onCreated: (name: string) => void }) {
       <button className="button" type="submit" disabled={name.trim() === ''}>
         Create
       </button>
-      <FormFailure failure={failure} />
+      <FailureLine failure={failure} testId="datasets-form-failure" />
     </form>
   );
 }
@@ -162,7 +154,7 @@ export function AddQuestionForm(props: { dataset: string; onAdded: (id: string) 
         >
           Add, then mark its gold spans
         </button>
-        <FormFailure failure={failure} />
+        <FailureLine failure={failure} testId="datasets-form-failure" />
       </form>
     </details>
   );

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DatasetQuestion, GoldSpan, PaperDetail } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
+import { FailureLine } from '../papers/FailureLine.tsx';
 import type { HighlightRange } from '../papers/highlight-tones.ts';
 import { PaperText, type PaperTextHandle } from '../papers/PaperText.tsx';
 import { HighlightedPdf, type HighlightedPdfHandle } from '../papers/pdf/HighlightedPdf.tsx';
@@ -135,11 +136,7 @@ export function QuestionEditor(props: {
           {provenanceLine(question)} · group {question.group ?? '–'}
         </span>
       </div>
-      {failure && (
-        <p className="papers-failure" role="alert" data-testid="question-failure">
-          {failure.name}: {failure.message}
-        </p>
-      )}
+      <FailureLine failure={failure} testId="question-failure" />
       <GoldList
         gold={question.gold}
         onRemove={(index) => {

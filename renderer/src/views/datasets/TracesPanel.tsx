@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import type { DatasetSummary, EvalSummary, SftSet } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
+import { FailureLine } from '../papers/FailureLine.tsx';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
 
 /** The evals over this dataset's split files (datasets.traces writes <id>-<split>.jsonl). */
@@ -151,11 +152,7 @@ function TeacherForm(props: { dataset: string; onStarted: () => void }) {
       <button className="button" type="submit" data-testid="traces-start">
         Run teacher traces
       </button>
-      {failure && (
-        <p className="papers-failure" role="alert">
-          {failure.name}: {failure.message}
-        </p>
-      )}
+      <FailureLine failure={failure} />
     </form>
   );
 }
@@ -229,11 +226,7 @@ function SftSetForm(props: {
       <button className="button" type="submit" disabled={chosen === ''} data-testid="sft-set-make">
         Make SFT set
       </button>
-      {failure && (
-        <p className="papers-failure" role="alert">
-          {failure.name}: {failure.message}
-        </p>
-      )}
+      <FailureLine failure={failure} />
     </form>
   );
 }

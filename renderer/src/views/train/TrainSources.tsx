@@ -8,6 +8,7 @@ import type { BaseModel, DatasetSummary, SftSetSummary } from '../../../../app/a
 import { useApi } from '../../api/ApiContext.tsx';
 import { useAppInfo } from '../../shell/useAppInfo.ts';
 import { describeFailure, type Failure } from '../papers/failure.ts';
+import { FailureLine } from '../papers/FailureLine.tsx';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
 import { Choice, TextField, type SetField } from './fields.tsx';
 
@@ -105,11 +106,7 @@ export function BaseModelField(props: {
           Choose folder…
         </button>
       )}
-      {failure && (
-        <p className="papers-failure" role="alert">
-          {failure.name}: {failure.message}
-        </p>
-      )}
+      <FailureLine failure={failure} />
     </fieldset>
   );
 }
@@ -197,11 +194,7 @@ export function DatasetFields(props: {
           {summary?.rejected ?? 0} rejected)
         </span>
       )}
-      {failure && (
-        <p className="papers-failure" role="alert">
-          {failure.name}: {failure.message}
-        </p>
-      )}
+      <FailureLine failure={failure} />
     </fieldset>
   );
 }
