@@ -88,7 +88,9 @@ export function TracesPanel(props: {
             </li>
           ))}
       </ul>
-      {props.sftSet && <SftSetRuns key={props.sftSet} name={props.sftSet} />}
+      {props.sftSet && (
+        <SftSetRuns key={props.sftSet} name={props.sftSet} dataset={props.dataset.name} />
+      )}
     </div>
   );
 }
@@ -231,10 +233,16 @@ function SftSetForm(props: {
   );
 }
 
-function SftSetRuns({ name }: { name: string }) {
+function SftSetRuns({ name, dataset }: { name: string; dataset: string }) {
   const api = useApi();
   const set = useEngineQuery(JSON.stringify(['sft-set', name]), () =>
     api.call('sftSets.get', { set: name }),
+  );
+  const questions = useEngineQuery(JSON.stringify(['sft-set-questions', dataset]), () =>
+    api.call('datasets.get', { dataset, filter: {} }),
+  );
+  const texts = new Map(
+    questions.status === 'ready' ? questions.value.questions.map((q) => [q.id, q.question]) : [],
   );
   if (set.status === 'failed')
     return (
@@ -243,10 +251,10 @@ function SftSetRuns({ name }: { name: string }) {
       </p>
     );
   if (set.status !== 'ready') return null;
-  return <RunsTable set={set.value.set} />;
+  return <RunsTable set={set.value.set} texts={texts} />;
 }
 
-function RunsTable({ set }: { set: SftSet }) {
+function RunsTable({ set, texts }: { set: SftSet; texts: ReadonlyMap<string, string> }) {
   return (
     <table className="datasets-table" data-testid="sft-set-runs">
       <thead>
@@ -261,7 +269,7 @@ function RunsTable({ set }: { set: SftSet }) {
       <tbody>
         {set.runs.map((run, i) => (
           <tr key={i} data-testid="sft-set-run" data-accepted={run.accepted}>
-            <td>{run.questionId}</td>
+            <td title={run.questionId}>{texts.get(run.questionId) ?? run.questionId}</td>
             <td>{run.spanF1 === null ? '–' : run.spanF1.toFixed(3)}</td>
             <td>{run.accepted ? 'accepted' : 'rejected'}</td>
             <td>{run.reason ?? ''}</td>
