@@ -7,6 +7,7 @@ import type {
   CommandArgs,
   CommandResponse,
   DatasetQuestion,
+  GenerationOptions,
   GoldSpan,
   Grouping,
 } from '../../app/api/index.ts';
@@ -140,6 +141,23 @@ export function datasetService(deps: DatasetDeps): DatasetService {
   const store = new DatasetStore(deps.db);
   const { emit, now } = deps;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const preparing = new Set<string>();
+  const busy = (name: string) => running.has(name) || preparing.has(name);
+  /** What a generation needs before it starts; input errors answer the generate command. */
+  const prepare = async (name: string, options: GenerationOptions) => {
+    const teacher = await deps.providers(options.teacher);
+    const papers = deps.papers.store
+      .texts(options.set)
+      .map((p) => evidencePaper(p.id, p.title, p.abstract, p.fullText));
+    // A set without papers, or a name taken by other options, is a named error here.
+    prepareGeneration(store, name, options, papers, now());
+    const grouped = await groupingOf(
+      deps.paperVectors,
+      options.set,
+      papers.map((p) => p.id),
+    );
+    return { teacher, papers, ...grouped };
+  };
   const handlers: DatasetHandlers = {
     'datasets.list': () => ({ datasets: store.list() }),
     'datasets.get': ({ dataset, filter }) => ({
@@ -148,18 +166,12 @@ export function datasetService(deps: DatasetDeps): DatasetService {
     }),
     'datasets.report': ({ dataset }) => ({ outcomes: store.groupOutcomes(store.get(dataset).id) }),
     'datasets.generate': async ({ name, options }) => {
-      if (running.has(name)) throw new GenerationRunningError(name);
-      const teacher = await deps.providers(options.teacher);
-      const papers = deps.papers.store
-        .texts(options.set)
-        .map((p) => evidencePaper(p.id, p.title, p.abstract, p.fullText));
-      // Input errors (a set without papers, a name taken by other options) answer the command.
-      prepareGeneration(store, name, options, papers, now());
-      const { ranking, grouping } = await groupingOf(
-        deps.paperVectors,
-        options.set,
-        papers.map((p) => p.id),
-      );
+      if (busy(name)) throw new GenerationRunningError(name);
+      // The name is taken while the teacher is made and the papers are grouped (embedding a large
+      // set takes a while), so a second generate of it is refused as while it runs.
+      preparing.add(name);
+      const prepared = await prepare(name, options).finally(() => preparing.delete(name));
+      const { teacher, papers, ranking, grouping } = prepared;
       const controller = new AbortController();
       const started = generateDataset({
         store,
@@ -209,7 +221,7 @@ export function datasetService(deps: DatasetDeps): DatasetService {
       return { canceled: job !== undefined };
     },
     'datasets.rename': ({ dataset, name }) => {
-      if (running.has(dataset)) throw new GenerationRunningError(dataset);
+      if (busy(dataset)) throw new GenerationRunningError(dataset);
       const before = store.get(dataset).name;
       const renamed = store.rename(dataset, name, now());
       // SFT sets name their dataset: they follow it.
@@ -217,7 +229,7 @@ export function datasetService(deps: DatasetDeps): DatasetService {
       return { dataset: renamed };
     },
     'datasets.delete': ({ dataset }) => {
-      if (running.has(dataset)) throw new GenerationRunningError(dataset);
+      if (busy(dataset)) throw new GenerationRunningError(dataset);
       store.delete(dataset);
       return { deleted: true };
     },
