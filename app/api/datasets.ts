@@ -100,6 +100,14 @@ export const Grouping = z.object({
 });
 export type Grouping = z.infer<typeof Grouping>;
 
+/** How the papers were grouped, in words (the CLI prints it, the Datasets view shows it). */
+export function describeGrouping(g: Grouping): string {
+  if (g.method === 'embeddings') return `papers grouped by the map's embeddings (${g.model ?? ''})`;
+  return g.fallback
+    ? `papers grouped by TF-IDF: the embedding model failed (${g.fallback.name}: ${g.fallback.message})`
+    : 'papers grouped by TF-IDF (no embedding model is set in Settings)';
+}
+
 export const DatasetSummary = z.object({
   id: z.string(),
   name: z.string(),

@@ -6,7 +6,7 @@
 // `delete`.
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { GenerationOptions, type DatasetSummary, type Grouping } from '../../app/api/index.ts';
+import { describeGrouping, GenerationOptions, type DatasetSummary } from '../../app/api/index.ts';
 import {
   evidencePaper,
   exportDataset,
@@ -16,9 +16,9 @@ import {
   UnknownDatasetFormatError,
 } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
-import { DatasetStore, SftSetStore, openWorkspace, type Workspace } from '../../app/store/index.ts';
+import { DatasetStore, openWorkspace, type Workspace } from '../../app/store/index.ts';
 import { groupingOf } from '../commands/datasets-handlers.ts';
-import { sftRuns, writeSplitFile } from '../commands/sft-sets-handlers.ts';
+import { sftHandlers, startTeacherTraces } from '../commands/sft-sets-handlers.ts';
 import { openEngine } from './engine.ts';
 import { fraction, integer, wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
 import { progressBar, silentProgress } from './progress.ts';
@@ -42,13 +42,6 @@ const money = (usd: number | null): string => (usd === null ? 'unknown' : `$${us
 function summaryLine(d: DatasetSummary): string {
   const groups = d.generation ? `, groups ${d.groupsDone}/${d.groupsPlanned}` : '';
   return `${d.name}  ${d.questions} questions (train ${d.train}, validation ${d.validation}; approved ${d.approved}, rejected ${d.rejected})${groups}, cost ${money(d.costUsd)}`;
-}
-
-function groupingLine(g: Grouping): string {
-  if (g.method === 'embeddings') return `papers grouped by the map's embeddings (${g.model ?? ''})`;
-  return g.fallback
-    ? `papers grouped by TF-IDF: the embedding model failed (${g.fallback.name}: ${g.fallback.message})`
-    : 'papers grouped by TF-IDF (no embedding model set in Settings)';
 }
 
 interface GenerateFlags {
@@ -92,7 +85,7 @@ async function runGenerate(flags: GenerateFlags, command: Command): Promise<void
       options.set,
       papers.map((p) => p.id),
     );
-    if (!flags.json) console.log(groupingLine(grouping));
+    if (!flags.json) console.log(describeGrouping(grouping));
     const outcomes = await generateDataset({
       store,
       name,
@@ -142,26 +135,22 @@ async function runTraces(name: string, flags: TracesFlags, command: Command): Pr
   const engine = await openEngine(command.optsWithGlobals<GlobalOptions>());
   const bar = flags.json ? silentProgress : progressBar();
   try {
-    // The split as a file in the workspace: the eval's id hashes its path, so a rerun resumes.
-    const { path: file } = writeSplitFile(
-      engine.workspace.dir,
-      new DatasetStore(engine.workspace.db),
-      engine.papers,
-      name,
-      flags.split,
-    );
     engine.evals.onEvent((event) => {
       if (event.kind === 'eval.progress')
         bar.update(event.done, event.total, event.result.question);
     });
-    const started = await engine.evals.start({
-      dataset: file,
-      format: 'ours',
-      model: flags.teacher,
-      ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
-      ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-      ...(flags.maxTurns !== undefined ? { budgets: { maxTurns: flags.maxTurns } } : {}),
-    });
+    const started = await startTeacherTraces(
+      { workspaceDir: engine.workspace.dir, papers: engine.papers, evals: engine.evals },
+      new DatasetStore(engine.workspace.db),
+      {
+        dataset: name,
+        teacher: flags.teacher,
+        split: flags.split,
+        ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
+        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+        ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
+      },
+    );
     const { status, report } = await started.finished;
     bar.finish();
     if (flags.json) {
@@ -185,17 +174,16 @@ async function runSftSet(
 ): Promise<void> {
   const engine = await openEngine(command.optsWithGlobals<GlobalOptions>());
   try {
-    const dataset = new DatasetStore(engine.workspace.db).get(name);
-    engine.evalStore.get(flags.eval);
-    const runs = sftRuns(engine.evalStore, engine.runStore, flags.eval, flags.cap);
-    const set = new SftSetStore(engine.workspace.db).create({
-      name: flags.name,
-      dataset: dataset.name,
-      evalId: flags.eval,
-      cap: flags.cap,
-      createdAt: Date.now(),
-      runs,
-    });
+    // The app's own command, so the CLI's set is the one the Datasets view would make.
+    const { set } = await sftHandlers({
+      db: engine.workspace.db,
+      workspaceDir: engine.workspace.dir,
+      papers: engine.papers,
+      evals: engine.evals,
+      evalStore: engine.evalStore,
+      runStore: engine.runStore,
+      now: Date.now,
+    })['sftSets.make']({ dataset: name, evalId: flags.eval, name: flags.name, cap: flags.cap });
     if (flags.json) {
       console.log(JSON.stringify(set));
       return;
@@ -203,7 +191,7 @@ async function runSftSet(
     console.log(
       `SFT set '${set.name}': ${set.accepted} of ${set.considered} runs accepted (cap ${set.cap})`,
     );
-    for (const run of runs) {
+    for (const run of set.runs) {
       console.log(
         `  ${run.accepted ? 'accepted' : 'rejected'} ${run.runId ?? '-'} (${run.questionId})${run.reason ? `: ${run.reason}` : ''}`,
       );

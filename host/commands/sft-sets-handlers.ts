@@ -54,8 +54,29 @@ export function writeSplitFile(
   return { path, rows: text.split('\n').filter(Boolean).length };
 }
 
+/**
+ * A teacher RLM over a dataset's split as an eval of its split file (the eval's id hashes the
+ * file's path, so the same request resumes it). The eval goes on after this answers.
+ */
+export async function startTeacherTraces(
+  deps: Pick<SftDeps, 'workspaceDir' | 'papers' | 'evals'>,
+  datasets: DatasetStore,
+  request: CommandArgs<'datasets.traces'>,
+) {
+  const { dataset, teacher, split, limit, concurrency, maxTurns } = request;
+  const { path } = writeSplitFile(deps.workspaceDir, datasets, deps.papers, dataset, split);
+  return deps.evals.start({
+    dataset: path,
+    format: 'ours',
+    model: teacher,
+    ...(limit !== undefined ? { limit } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(maxTurns !== undefined ? { budgets: { maxTurns } } : {}),
+  });
+}
+
 /** Each of an eval's results through the filter, in order; accepted ones beyond `cap` are left out. */
-export function sftRuns(evalStore: EvalStore, runStore: RunStore, evalId: string, cap: number) {
+function sftRuns(evalStore: EvalStore, runStore: RunStore, evalId: string, cap: number) {
   const runs: SftSetRun[] = [];
   let accepted = 0;
   for (const result of evalStore.results(evalId)) {
@@ -81,16 +102,8 @@ export function sftHandlers(deps: SftDeps): SftHandlers {
   return {
     'datasets.splitFile': ({ dataset, split }) =>
       writeSplitFile(deps.workspaceDir, datasets, deps.papers, dataset, split),
-    'datasets.traces': async ({ dataset, teacher, split, limit, concurrency, maxTurns }) => {
-      const { path } = writeSplitFile(deps.workspaceDir, datasets, deps.papers, dataset, split);
-      const started = await deps.evals.start({
-        dataset: path,
-        format: 'ours',
-        model: teacher,
-        ...(limit !== undefined ? { limit } : {}),
-        ...(concurrency !== undefined ? { concurrency } : {}),
-        ...(maxTurns !== undefined ? { budgets: { maxTurns } } : {}),
-      });
+    'datasets.traces': async (request) => {
+      const started = await startTeacherTraces(deps, datasets, request);
       // The eval goes on after the answer; its end arrives as eval.finished.
       void started.finished.catch(() => undefined);
       return { evalId: started.evalId, total: started.total, alreadyDone: started.alreadyDone };

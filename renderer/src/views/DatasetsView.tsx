@@ -5,15 +5,9 @@
 // traces and make the SFT set a Train job starts from; rename, export, delete. Where the view
 // stands is in the URL (?dataset=&tab=&q=&paper=&sft=).
 import { useState, type SyntheticEvent } from 'react';
-import type { DatasetSummary } from '../../../app/api/index.ts';
+import { describeGrouping, type DatasetSummary } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
-import {
-  DatasetList,
-  GenerateForm,
-  groupingNote,
-  ImportForm,
-  useGenerations,
-} from './datasets/DatasetList.tsx';
+import { DatasetList, GenerateForm, ImportForm, useGenerations } from './datasets/DatasetList.tsx';
 import { AddQuestionForm, NewDatasetForm } from './datasets/HandForms.tsx';
 import { QuestionEditor } from './datasets/QuestionEditor.tsx';
 import {
@@ -25,8 +19,8 @@ import {
 } from './datasets/QuestionsPanel.tsx';
 import { ReportPanel } from './datasets/ReportPanel.tsx';
 import { TracesPanel } from './datasets/TracesPanel.tsx';
-import { describeFailure, type Failure } from './papers/failure.ts';
 import { FailureLine } from './papers/FailureLine.tsx';
+import { useEngineAction } from './papers/use-engine-action.ts';
 import { useEngineQuery } from './papers/use-engine-query.ts';
 import { useUrlParams } from './use-url-params.ts';
 import '../styles/papers.css';
@@ -84,7 +78,7 @@ export function DatasetsView() {
         <GenerateForm
           onStarted={(name, grouping) => {
             generations.started(name);
-            setNotice(`generating '${name}': ${groupingNote(grouping)}`);
+            setNotice(`generating '${name}': ${describeGrouping(grouping)}`);
             setReload((n) => n + 1);
             open(name);
           }}
@@ -253,26 +247,30 @@ function DatasetHeader(props: {
   const [exportPath, setExportPath] = useState('');
   const [exportFormat, setExportFormat] = useState<'skyrl' | 'ours'>('skyrl');
   const [message, setMessage] = useState<string | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const fail = (error: unknown) => {
-    setFailure(describeFailure(error));
-  };
+  const { failure, run } = useEngineAction();
   const rename = (event: SyntheticEvent) => {
     event.preventDefault();
-    setFailure(null);
-    api.call('datasets.rename', { dataset: dataset.name, name: name.trim() }).then((answer) => {
-      props.onChanged();
-      props.where.go({ dataset: answer.dataset.name });
-    }, fail);
+    run(
+      () => api.call('datasets.rename', { dataset: dataset.name, name: name.trim() }),
+      (answer) => {
+        props.onChanged();
+        props.where.go({ dataset: answer.dataset.name });
+      },
+    );
   };
   const exportRows = (event: SyntheticEvent) => {
     event.preventDefault();
-    setFailure(null);
-    api
-      .call('datasets.export', { dataset: dataset.name, format: exportFormat, path: exportPath })
-      .then(({ rows, path }) => {
+    run(
+      () =>
+        api.call('datasets.export', {
+          dataset: dataset.name,
+          format: exportFormat,
+          path: exportPath,
+        }),
+      ({ rows, path }) => {
         setMessage(`wrote ${String(rows)} rows to ${path}`);
-      }, fail);
+      },
+    );
   };
   // A stopped (or killed) generation goes on at its next group with the same options.
   const generation = dataset.generation;
@@ -280,17 +278,20 @@ function DatasetHeader(props: {
     generation !== null && !props.running && dataset.groupsDone < dataset.groupsPlanned;
   const resume = () => {
     if (!generation) return;
-    setFailure(null);
-    api.call('datasets.generate', { name: dataset.name, options: generation }).then(() => {
-      props.onResume();
-    }, fail);
+    run(
+      () => api.call('datasets.generate', { name: dataset.name, options: generation }),
+      props.onResume,
+    );
   };
   const remove = () => {
     if (!window.confirm(`Delete dataset '${dataset.name}' and its questions?`)) return;
-    api.call('datasets.delete', { dataset: dataset.name }).then(() => {
-      props.onChanged();
-      props.where.go({ dataset: null, q: null, paper: null });
-    }, fail);
+    run(
+      () => api.call('datasets.delete', { dataset: dataset.name }),
+      () => {
+        props.onChanged();
+        props.where.go({ dataset: null, q: null, paper: null });
+      },
+    );
   };
   return (
     <header className="datasets-header">

@@ -5,8 +5,9 @@ import { useState, type SyntheticEvent } from 'react';
 import type { ApiEventOf, DatasetSummary, Grouping } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { useApiEvent } from '../../api/useApiEvent.ts';
-import { describeFailure, type Failure } from '../papers/failure.ts';
 import { FailureLine } from '../papers/FailureLine.tsx';
+import { Choice, datasetFormatChoices, TextField } from '../fields.tsx';
+import { useEngineAction } from '../papers/use-engine-action.ts';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
 
 type Progress = ApiEventOf<'dataset.progress'>;
@@ -114,14 +115,6 @@ export function DatasetList(props: {
 }
 
 /** A teacher writes questions over groups of similar papers of a set (the same name resumes). */
-/** How the engine grouped the papers, in words. */
-export function groupingNote(g: Grouping): string {
-  if (g.method === 'embeddings') return `papers grouped by the map's embeddings (${g.model ?? ''})`;
-  return g.fallback
-    ? `papers grouped by TF-IDF: the embedding model failed (${g.fallback.name}: ${g.fallback.message})`
-    : 'papers grouped by TF-IDF (set an embedding model in Settings to group by embeddings)';
-}
-
 export function GenerateForm(props: { onStarted: (name: string, grouping: Grouping) => void }) {
   const api = useApi();
   const sets = useEngineQuery('datasets-paper-sets', () => api.call('papers.sets', {}), {
@@ -137,7 +130,7 @@ export function GenerateForm(props: { onStarted: (name: string, grouping: Groupi
     seed: '0',
     validation: '0.2',
   });
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run } = useEngineAction();
   const field = (key: keyof typeof values) => ({
     value: values[key],
     onChange: (e: { target: { value: string } }) => {
@@ -150,29 +143,25 @@ export function GenerateForm(props: { onStarted: (name: string, grouping: Groupi
     event.preventDefault();
     const set = values.set === '' ? (setNames[0] ?? '') : values.set;
     const name = values.name.trim() || `${set}-questions`;
-    setFailure(null);
-    api
-      .call('datasets.generate', {
-        name,
-        options: {
-          set,
-          teacher: values.teacher.trim(),
-          ...(values.groups.trim() === '' ? {} : { groups: Number(values.groups) }),
-          groupSize: Number(values.groupSize),
-          perGroup: Number(values.perGroup),
-          seed: Number(values.seed),
-          validation: Number(values.validation),
-          maxCharsPerPaper: 12_000,
-        },
-      })
-      .then(
-        ({ grouping }) => {
-          props.onStarted(name, grouping);
-        },
-        (error: unknown) => {
-          setFailure(describeFailure(error));
-        },
-      );
+    run(
+      () =>
+        api.call('datasets.generate', {
+          name,
+          options: {
+            set,
+            teacher: values.teacher.trim(),
+            ...(values.groups.trim() === '' ? {} : { groups: Number(values.groups) }),
+            groupSize: Number(values.groupSize),
+            perGroup: Number(values.perGroup),
+            seed: Number(values.seed),
+            validation: Number(values.validation),
+            maxCharsPerPaper: 12_000,
+          },
+        }),
+      ({ grouping }) => {
+        props.onStarted(name, grouping);
+      },
+    );
   };
   return (
     <form className="datasets-form" onSubmit={submit} data-testid="generate-form">
@@ -231,57 +220,36 @@ export function ImportForm(props: { onImported: (name: string, issues: string[])
   const [path, setPath] = useState('');
   const [format, setFormat] = useState<'ours' | 'skyrl' | 'qasper'>('skyrl');
   const [name, setName] = useState('');
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run } = useEngineAction();
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    setFailure(null);
-    api.call('datasets.import', { path: path.trim(), format, name: name.trim() }).then(
+    run(
+      () => api.call('datasets.import', { path: path.trim(), format, name: name.trim() }),
       ({ dataset, issues }) => {
         props.onImported(dataset.name, issues);
-      },
-      (error: unknown) => {
-        setFailure(describeFailure(error));
       },
     );
   };
   return (
     <form className="datasets-form" onSubmit={submit} data-testid="import-form">
       <h2>Import a file</h2>
-      <label>
-        file
-        <input
-          value={path}
-          placeholder="/path/to/rows.jsonl"
-          onChange={(e) => {
-            setPath(e.target.value);
-          }}
-          data-testid="import-path"
-        />
-      </label>
-      <label>
-        format
-        <select
-          value={format}
-          onChange={(e) => {
-            setFormat(e.target.value as typeof format);
-          }}
-          data-testid="import-format"
-        >
-          <option value="skyrl">SkyRL rows</option>
-          <option value="ours">ours</option>
-          <option value="qasper">QASPER</option>
-        </select>
-      </label>
-      <label>
-        dataset name
-        <input
-          value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-          }}
-          data-testid="import-name"
-        />
-      </label>
+      <TextField
+        label="file"
+        value={path}
+        placeholder="/path/to/rows.jsonl"
+        onChange={setPath}
+        testId="import-path"
+      />
+      <Choice
+        label="format"
+        value={format}
+        options={datasetFormatChoices}
+        onChange={(value) => {
+          setFormat(value as typeof format);
+        }}
+        testId="import-format"
+      />
+      <TextField label="dataset name" value={name} onChange={setName} testId="import-name" />
       <button className="button" type="submit" data-testid="import-start">
         Import
       </button>

@@ -2,40 +2,29 @@
 // gold spans are then marked by selecting text on the papers, in the question's editor).
 import { useState, type SyntheticEvent } from 'react';
 import { useApi } from '../../api/ApiContext.tsx';
-import { describeFailure, type Failure } from '../papers/failure.ts';
 import { FailureLine } from '../papers/FailureLine.tsx';
+import { TextField } from '../fields.tsx';
+import { useEngineAction } from '../papers/use-engine-action.ts';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
 
 export function NewDatasetForm(props: { onCreated: (name: string) => void }) {
   const api = useApi();
   const [name, setName] = useState('');
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run } = useEngineAction();
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    setFailure(null);
-    api.call('datasets.create', { name: name.trim() }).then(
+    run(
+      () => api.call('datasets.create', { name: name.trim() }),
       ({ dataset }) => {
         setName('');
         props.onCreated(dataset.name);
-      },
-      (error: unknown) => {
-        setFailure(describeFailure(error));
       },
     );
   };
   return (
     <form className="datasets-form" onSubmit={submit} data-testid="new-dataset-form">
       <h2>Write one by hand</h2>
-      <label>
-        dataset name
-        <input
-          value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-          }}
-          data-testid="new-dataset-name"
-        />
-      </label>
+      <TextField label="dataset name" value={name} onChange={setName} testId="new-dataset-name" />
       <button className="button" type="submit" disabled={name.trim() === ''}>
         Create
       </button>
@@ -59,29 +48,25 @@ export function AddQuestionForm(props: { dataset: string; onAdded: (id: string) 
   const [text, setText] = useState('');
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const [split, setSplit] = useState<'train' | 'validation'>('train');
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run } = useEngineAction();
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    setFailure(null);
-    api
-      .call('datasets.addQuestion', {
-        dataset: props.dataset,
-        question: text.trim(),
-        set: shownSet,
-        paperIds: [...picked],
-        gold: [],
-        split,
-      })
-      .then(
-        ({ question }) => {
-          setText('');
-          setPicked(new Set());
-          props.onAdded(question.id);
-        },
-        (error: unknown) => {
-          setFailure(describeFailure(error));
-        },
-      );
+    run(
+      () =>
+        api.call('datasets.addQuestion', {
+          dataset: props.dataset,
+          question: text.trim(),
+          set: shownSet,
+          paperIds: [...picked],
+          gold: [],
+          split,
+        }),
+      ({ question }) => {
+        setText('');
+        setPicked(new Set());
+        props.onAdded(question.id);
+      },
+    );
   };
   return (
     <details className="datasets-add">

@@ -5,12 +5,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DatasetQuestion, GoldSpan, PaperDetail } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
-import { describeFailure, type Failure } from '../papers/failure.ts';
 import { FailureLine } from '../papers/FailureLine.tsx';
 import type { HighlightRange } from '../papers/highlight-tones.ts';
 import { PaperText, type PaperTextHandle } from '../papers/PaperText.tsx';
 import { HighlightedPdf, type HighlightedPdfHandle } from '../papers/pdf/HighlightedPdf.tsx';
 import type { CharRange } from '../papers/route.ts';
+import { useEngineAction } from '../papers/use-engine-action.ts';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
 import { usePaperHighlight } from '../papers/usePaperHighlight.ts';
 import {
@@ -25,26 +25,17 @@ type Edit = Partial<Pick<DatasetQuestion, 'question' | 'gold' | 'status' | 'spli
 
 function useQuestionEdits(dataset: string, question: DatasetQuestion, onChanged: () => void) {
   const api = useApi();
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run, fail } = useEngineAction();
   const edit = (change: Edit) => {
-    setFailure(null);
-    api.call('datasets.editQuestion', { dataset, id: question.id, ...change }).then(
-      () => {
-        onChanged();
-      },
-      (error: unknown) => {
-        setFailure(describeFailure(error));
-      },
+    run(
+      () => api.call('datasets.editQuestion', { dataset, id: question.id, ...change }),
+      onChanged,
     );
   };
   const remove = () => {
-    api
-      .call('datasets.deleteQuestion', { dataset, id: question.id })
-      .then(onChanged, (e: unknown) => {
-        setFailure(describeFailure(e));
-      });
+    run(() => api.call('datasets.deleteQuestion', { dataset, id: question.id }), onChanged);
   };
-  return { edit, remove, failure, setFailure };
+  return { edit, remove, failure, fail };
 }
 
 export function QuestionEditor(props: {
@@ -55,7 +46,7 @@ export function QuestionEditor(props: {
   onChanged: () => void;
 }) {
   const { question } = props;
-  const { edit, remove, failure, setFailure } = useQuestionEdits(
+  const { edit, remove, failure, fail } = useQuestionEdits(
     props.dataset,
     question,
     props.onChanged,
@@ -168,7 +159,7 @@ export function QuestionEditor(props: {
             try {
               edit({ gold: withGoldSpan(question.gold, goldFromSelection(paper, range)) });
             } catch (error) {
-              setFailure(describeFailure(error));
+              fail(error);
             }
           }}
         />

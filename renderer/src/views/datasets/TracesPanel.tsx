@@ -6,8 +6,9 @@ import { useState, type SyntheticEvent } from 'react';
 import { Link } from 'react-router';
 import type { DatasetSummary, EvalSummary, SftSet } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
-import { describeFailure, type Failure } from '../papers/failure.ts';
 import { FailureLine } from '../papers/FailureLine.tsx';
+import { TextField } from '../fields.tsx';
+import { useEngineAction } from '../papers/use-engine-action.ts';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
 
 /** The evals over this dataset's split files (datasets.traces writes <id>-<split>.jsonl). */
@@ -100,57 +101,38 @@ function TeacherForm(props: { dataset: string; onStarted: () => void }) {
   const [teacher, setTeacher] = useState('');
   const [limit, setLimit] = useState('');
   const [maxTurns, setMaxTurns] = useState('10');
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run } = useEngineAction();
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    setFailure(null);
-    api
-      .call('datasets.traces', {
-        dataset: props.dataset,
-        teacher: teacher.trim(),
-        split: 'train',
-        ...(limit.trim() === '' ? {} : { limit: Number(limit) }),
-        maxTurns: Number(maxTurns),
-      })
-      .then(props.onStarted, (error: unknown) => {
-        setFailure(describeFailure(error));
-      });
+    run(
+      () =>
+        api.call('datasets.traces', {
+          dataset: props.dataset,
+          teacher: teacher.trim(),
+          split: 'train',
+          ...(limit.trim() === '' ? {} : { limit: Number(limit) }),
+          maxTurns: Number(maxTurns),
+        }),
+      props.onStarted,
+    );
   };
   return (
     <form className="datasets-form inline" onSubmit={submit} data-testid="traces-form">
-      <label title="the teacher RLM's model: any spec (a frontier endpoint, scripted:FILE, ...)">
-        teacher model
-        <input
-          value={teacher}
-          placeholder="e.g. endpoint:Frontier"
-          onChange={(e) => {
-            setTeacher(e.target.value);
-          }}
-          data-testid="traces-teacher"
-        />
-      </label>
-      <label>
-        questions (default: the whole train split)
-        <input
-          type="number"
-          min="1"
-          value={limit}
-          onChange={(e) => {
-            setLimit(e.target.value);
-          }}
-        />
-      </label>
-      <label>
-        turns
-        <input
-          type="number"
-          min="1"
-          value={maxTurns}
-          onChange={(e) => {
-            setMaxTurns(e.target.value);
-          }}
-        />
-      </label>
+      <TextField
+        label="teacher model"
+        title="the teacher RLM's model: any spec (a frontier endpoint, scripted:FILE, ...)"
+        value={teacher}
+        placeholder="e.g. endpoint:Frontier"
+        onChange={setTeacher}
+        testId="traces-teacher"
+      />
+      <TextField
+        label="questions (default: the whole train split)"
+        value={limit}
+        onChange={setLimit}
+        number={{}}
+      />
+      <TextField label="turns" value={maxTurns} onChange={setMaxTurns} number={{}} />
       <button className="button" type="submit" data-testid="traces-start">
         Run teacher traces
       </button>
@@ -169,21 +151,22 @@ function SftSetForm(props: {
   const [name, setName] = useState('');
   // The write-up warns that SFT on the whole set collapsed entropy: a few dozen by default.
   const [cap, setCap] = useState('32');
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run } = useEngineAction();
   const chosen = evalId === '' ? (props.evals[0]?.id ?? '') : evalId;
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    setFailure(null);
-    api
-      .call('sftSets.make', { dataset: props.dataset, evalId: chosen, name, cap: Number(cap) })
-      .then(
-        ({ set }) => {
-          props.onMade(set.name);
-        },
-        (error: unknown) => {
-          setFailure(describeFailure(error));
-        },
-      );
+    run(
+      () =>
+        api.call('sftSets.make', {
+          dataset: props.dataset,
+          evalId: chosen,
+          name,
+          cap: Number(cap),
+        }),
+      ({ set }) => {
+        props.onMade(set.name);
+      },
+    );
   };
   return (
     <form className="datasets-form inline" onSubmit={submit} data-testid="sft-set-form">
@@ -203,28 +186,15 @@ function SftSetForm(props: {
           ))}
         </select>
       </label>
-      <label>
-        SFT set name
-        <input
-          value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-          }}
-          data-testid="sft-set-name"
-        />
-      </label>
-      <label title="accepted runs kept at most (the rest are listed as over the cap)">
-        cap
-        <input
-          type="number"
-          min="1"
-          value={cap}
-          onChange={(e) => {
-            setCap(e.target.value);
-          }}
-          data-testid="sft-set-cap"
-        />
-      </label>
+      <TextField label="SFT set name" value={name} onChange={setName} testId="sft-set-name" />
+      <TextField
+        label="cap"
+        title="accepted runs kept at most (the rest are listed as over the cap)"
+        value={cap}
+        onChange={setCap}
+        testId="sft-set-cap"
+        number={{}}
+      />
       <button className="button" type="submit" disabled={chosen === ''} data-testid="sft-set-make">
         Make SFT set
       </button>

@@ -7,7 +7,7 @@ import type { TrainJob } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { describeFailure, type Failure } from '../papers/failure.ts';
 import { jobConfig, type JobConfigResult } from './job-config.ts';
-import { Choice, TextField, type SetField } from './fields.tsx';
+import { Choice, TextField, type SetField } from '../fields.tsx';
 import { BaseModelField, DatasetFields, SftFields, useTrainSources } from './TrainSources.tsx';
 
 interface Field {

@@ -3,14 +3,14 @@
 // desktop app, a typed path in serve mode, or the toy:bigram demo by name), the dataset (a
 // workspace dataset's train split, written as a file by the engine, or a dataset file) and the SFT
 // set cold-start SFT trains on before GRPO.
-import { useState, type Dispatch, type SetStateAction } from 'react';
+import type { Dispatch, SetStateAction } from 'react';
 import type { BaseModel, DatasetSummary, SftSetSummary } from '../../../../app/api/index.ts';
 import { useApi } from '../../api/ApiContext.tsx';
 import { useAppInfo } from '../../shell/useAppInfo.ts';
-import { describeFailure, type Failure } from '../papers/failure.ts';
 import { FailureLine } from '../papers/FailureLine.tsx';
+import { useEngineAction } from '../papers/use-engine-action.ts';
 import { useEngineQuery } from '../papers/use-engine-query.ts';
-import { Choice, TextField, type SetField } from './fields.tsx';
+import { Choice, datasetFormatChoices, TextField, type SetField } from '../fields.tsx';
 
 export interface TrainSources {
   models: readonly BaseModel[];
@@ -58,20 +58,21 @@ export function BaseModelField(props: {
   sources: TrainSources;
 }) {
   const api = useApi();
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run } = useEngineAction();
   const known = props.sources.models.some((m) => m.path === props.value);
   const choose = () => {
-    api
-      .call('dialog.openPaths', { title: 'Base model folder', directories: true, multiple: false })
-      .then(
-        ({ paths, canceled }) => {
-          const [path] = paths;
-          if (!canceled && path !== undefined) props.onChange(path);
-        },
-        (error: unknown) => {
-          setFailure(describeFailure(error));
-        },
-      );
+    run(
+      () =>
+        api.call('dialog.openPaths', {
+          title: 'Base model folder',
+          directories: true,
+          multiple: false,
+        }),
+      ({ paths, canceled }) => {
+        const [path] = paths;
+        if (!canceled && path !== undefined) props.onChange(path);
+      },
+    );
   };
   return (
     <fieldset className="train-source" data-testid="train-base-model-field">
@@ -111,32 +112,26 @@ export function BaseModelField(props: {
   );
 }
 
-const datasetFormats = [
-  { value: 'skyrl', label: 'SkyRL rows' },
-  { value: 'ours', label: 'ours' },
-  { value: 'qasper', label: 'QASPER' },
-];
-
 export function DatasetFields(props: {
   values: Readonly<Record<string, string>>;
   setValues: Dispatch<SetStateAction<Record<string, string>>>;
   sources: TrainSources;
 }) {
   const api = useApi();
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const { failure, run } = useEngineAction();
   const { values, setValues } = props;
   const name = values.datasetName ?? '';
   const set: SetField = (key) => (value) => {
     setValues((current) => ({ ...current, [key]: value }));
   };
   const pick = (picked: string) => {
-    setFailure(null);
     if (picked === '') {
       setValues((c) => ({ ...c, datasetName: '', datasetPath: '', sftSet: '' }));
       return;
     }
     // The engine writes the train split where the job will read it.
-    api.call('datasets.splitFile', { dataset: picked, split: 'train' }).then(
+    run(
+      () => api.call('datasets.splitFile', { dataset: picked, split: 'train' }),
       ({ path }) => {
         setValues((c) => ({
           ...c,
@@ -145,9 +140,6 @@ export function DatasetFields(props: {
           datasetFormat: 'ours',
           sftSet: '',
         }));
-      },
-      (error: unknown) => {
-        setFailure(describeFailure(error));
       },
     );
   };
@@ -183,7 +175,7 @@ export function DatasetFields(props: {
           <Choice
             label="format"
             value={values.datasetFormat}
-            options={datasetFormats}
+            options={datasetFormatChoices}
             onChange={set('datasetFormat')}
             testId="train-dataset-format"
           />

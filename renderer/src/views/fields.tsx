@@ -1,4 +1,11 @@
-// The Train forms' small fields: a labelled text input and a labelled choice.
+// The views' small form fields: a labelled text (or number) input and a labelled choice.
+
+/** The dataset file formats a file field may name, as a Choice lists them. */
+export const datasetFormatChoices = [
+  { value: 'skyrl', label: 'SkyRL rows' },
+  { value: 'ours', label: 'ours' },
+  { value: 'qasper', label: 'QASPER' },
+] as const;
 
 /** Sets one field of a form's values. */
 export type SetField = (key: string) => (value: string) => void;
@@ -10,6 +17,8 @@ export function TextField(props: {
   placeholder?: string;
   onChange: (value: string) => void;
   testId?: string;
+  /** A number field (a whole number from 1 up unless `min` says otherwise). */
+  number?: { min?: string; step?: string };
 }) {
   return (
     <label title={props.title}>
@@ -17,6 +26,9 @@ export function TextField(props: {
       <input
         value={props.value}
         placeholder={props.placeholder}
+        {...(props.number
+          ? { type: 'number', min: props.number.min ?? '1', step: props.number.step ?? '1' }
+          : {})}
         onChange={(e) => {
           props.onChange(e.target.value);
         }}
