@@ -3,14 +3,14 @@
 // dataset's train split exported beside the workspace's datasets, cold-start SFT on an SFT set
 // when one is named, then GRPO; and runs it here (Ctrl-C pauses after the current step;
 // `rlm-studio train-job DIR` resumes it).
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { TrainConfig, type StepMetrics, type TrainJobStatus } from '../../app/api/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
 import { DatasetStore, SftSetStore, openWorkspace } from '../../app/store/index.ts';
 import { writeSplitFile } from '../commands/sft-sets-handlers.ts';
+import { newJobId, writeJobFile, type JobFile } from '../commands/training-handlers.ts';
 import { composeEngine } from '../compose/compose.ts';
 import { positive, wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
 
@@ -102,7 +102,7 @@ export function trainCommand(): Command {
           : {}),
       });
       const now = Date.now();
-      const id = `${new Date(now).toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
+      const id = newJobId(now);
       const dir = join(workspaceDir, 'training', id);
       mkdirSync(dir, { recursive: true });
       const job = {
@@ -111,15 +111,9 @@ export function trainCommand(): Command {
         createdAt: now,
         config,
       };
-      const writeJob = (
-        status: TrainJobStatus,
-        error: { name: string; message: string } | null,
-      ) => {
-        const path = join(dir, 'job.json');
-        writeFileSync(`${path}.tmp`, `${JSON.stringify({ ...job, status, error }, null, 2)}\n`);
-        renameSync(`${path}.tmp`, path);
-      };
-      writeJob('running', null);
+      const writeJob = (status: TrainJobStatus, error: JobFile['error']) =>
+        writeJobFile(dir, { ...job, status, error });
+      await writeJob('running', null);
       console.log(`job ${id} in ${dir}`);
       const { runLocalJob } = await import('../../training/rl/index.ts');
       const controller = new AbortController();
@@ -140,13 +134,13 @@ export function trainCommand(): Command {
             );
           },
         });
-        writeJob(result.stopped ? 'paused' : 'done', null);
+        await writeJob(result.stopped ? 'paused' : 'done', null);
         console.log(
           result.stopped ? `paused at step ${result.steps}` : `done: ${result.steps} steps`,
         );
       } catch (error) {
         const e = error as Error;
-        writeJob('failed', { name: e.name, message: e.message });
+        await writeJob('failed', { name: e.name, message: e.message });
         throw error;
       } finally {
         process.off('SIGINT', pause);

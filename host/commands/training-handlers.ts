@@ -120,7 +120,19 @@ const JobFile = z.object({
   status: TrainJob.shape.status,
   error: TrainJob.shape.error,
 });
-type JobFile = z.infer<typeof JobFile>;
+export type JobFile = z.infer<typeof JobFile>;
+
+/** A new job's id: its day and 8 hex digits (`2026-12-07-1a2b3c4d`), its folder's name. */
+export function newJobId(now: number): string {
+  return `${new Date(now).toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Writes a job folder's job.json whole (a temporary file renamed over it). */
+export async function writeJobFile(dir: string, job: JobFile): Promise<void> {
+  const path = join(dir, 'job.json');
+  await writeFile(`${path}.tmp`, `${JSON.stringify(job, null, 2)}\n`);
+  await rename(`${path}.tmp`, path);
+}
 
 type TrainCommand =
   | 'train.jobs'
@@ -167,11 +179,7 @@ export function trainingHandlers(
     }
     return JobFile.parse(JSON.parse(text));
   };
-  const writeJob = async (job: JobFile): Promise<void> => {
-    const path = join(jobDir(job.id), 'job.json');
-    await writeFile(`${path}.tmp`, `${JSON.stringify(job, null, 2)}\n`);
-    await rename(`${path}.tmp`, path);
-  };
+  const writeJob = (job: JobFile): Promise<void> => writeJobFile(jobDir(job.id), job);
   const metricsOf = async (id: string): Promise<StepMetrics[]> => {
     let text: string;
     try {
@@ -272,7 +280,7 @@ export function trainingHandlers(
     'train.start': async ({ name, config }) => {
       if (!options.launcher) throw new TrainerUnavailableError();
       const start = await trainerStart(config);
-      const id = `${new Date(now()).toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
+      const id = newJobId(now());
       // Rollouts are ordinary runs of this workspace, so they open in the debugger.
       const job: JobFile = {
         id,
