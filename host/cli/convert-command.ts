@@ -4,9 +4,9 @@ import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadDataset, paperLookup, toOurRow, toSkyrlRow } from '../../app/evidence/index.ts';
 import { PaperLibrary } from '../../app/papers/index.ts';
-import { openWorkspace } from '../../app/store/index.ts';
-import { wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
+import { wholeNumber } from './options.ts';
 import { describeIssue } from './score-command.ts';
+import { commandWorkspace } from './workspace.ts';
 
 interface ConvertOptions {
   dataset: string;
@@ -42,9 +42,7 @@ export function convertCommand(): Command {
         options.limit !== undefined ? dataset.questions.slice(0, options.limit) : dataset.questions;
       const needsWorkspace =
         options.to === 'skyrl' && questions.some((q) => !dataset.papers.has(q.set));
-      const workspace = needsWorkspace
-        ? openWorkspace(workspaceOption(command.optsWithGlobals<GlobalOptions>()))
-        : null;
+      const workspace = needsWorkspace ? commandWorkspace(command) : null;
       const library = workspace ? new PaperLibrary(workspace.db) : null;
       try {
         const papersOf = paperLookup(dataset, library);

@@ -15,26 +15,22 @@ import {
   isDatasetFormat,
   UnknownDatasetFormatError,
 } from '../../app/evidence/index.ts';
-import { PaperLibrary } from '../../app/papers/index.ts';
-import { DatasetStore, openWorkspace, type Workspace } from '../../app/store/index.ts';
+import type { PaperLibrary } from '../../app/papers/index.ts';
+import { DatasetStore, type Workspace } from '../../app/store/index.ts';
 import { groupingOf } from '../commands/datasets-handlers.ts';
 import { sftHandlers, startTeacherTraces } from '../commands/sft-sets-handlers.ts';
 import { openEngine } from './engine.ts';
-import { fraction, integer, wholeNumber, workspaceOption, type GlobalOptions } from './options.ts';
+import { fraction, integer, wholeNumber, type GlobalOptions } from './options.ts';
 import { progressBar, silentProgress } from './progress.ts';
+import { withLibrary } from './workspace.ts';
 
-async function withStore<T>(
+function withStore<T>(
   command: Command,
   work: (store: DatasetStore, library: PaperLibrary, workspace: Workspace) => Promise<T> | T,
 ): Promise<T> {
-  const workspace = openWorkspace(workspaceOption(command.optsWithGlobals<GlobalOptions>()));
-  const library = new PaperLibrary(workspace.db);
-  try {
-    return await work(new DatasetStore(workspace.db), library, workspace);
-  } finally {
-    await library.dispose();
-    workspace.close();
-  }
+  return withLibrary(command, (library, workspace) =>
+    work(new DatasetStore(workspace.db), library, workspace),
+  );
 }
 
 const money = (usd: number | null): string => (usd === null ? 'unknown' : `$${usd.toFixed(4)}`);

@@ -2,24 +2,9 @@
 // JSON, list them, print the text the REPL sees, and read papers again with another engine.
 import { Command, InvalidArgumentError } from 'commander';
 import type { IngestResult } from '../../app/api/index.ts';
-import { extractEngines, PaperLibrary, type ExtractEngine } from '../../app/papers/index.ts';
-import { openWorkspace } from '../../app/store/index.ts';
-import { workspaceOption, type GlobalOptions } from './options.ts';
+import { extractEngines, type ExtractEngine } from '../../app/papers/index.ts';
 import { progressBar, silentProgress } from './progress.ts';
-
-async function withLibrary<T>(
-  command: Command,
-  work: (library: PaperLibrary) => Promise<T> | T,
-): Promise<T> {
-  const workspace = openWorkspace(workspaceOption(command.optsWithGlobals<GlobalOptions>()));
-  const library = new PaperLibrary(workspace.db);
-  try {
-    return await work(library);
-  } finally {
-    await library.dispose();
-    workspace.close();
-  }
-}
+import { withLibrary } from './workspace.ts';
 
 function describe(result: IngestResult): string {
   switch (result.outcome) {

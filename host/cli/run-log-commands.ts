@@ -15,9 +15,9 @@ import {
   type ImportReport,
   type RunLogFormat,
 } from '../../app/store/run-logs/index.ts';
-import { openWorkspace, RunStore } from '../../app/store/index.ts';
-import { workspaceOption, type GlobalOptions } from './options.ts';
+import { RunStore } from '../../app/store/index.ts';
 import { renderTree } from './tree-view.ts';
+import { commandWorkspace } from './workspace.ts';
 
 function formatOption(value: string): RunLogFormat | 'auto' {
   if (value === 'auto' || (runLogFormats as readonly string[]).includes(value))
@@ -26,7 +26,7 @@ function formatOption(value: string): RunLogFormat | 'auto' {
 }
 
 function withStore<T>(command: Command, work: (store: RunStore) => T): T {
-  const workspace = openWorkspace(workspaceOption(command.optsWithGlobals<GlobalOptions>()));
+  const workspace = commandWorkspace(command);
   try {
     return work(new RunStore(workspace.db));
   } finally {
@@ -97,7 +97,7 @@ async function followPath(
   options: { format: RunLogFormat | 'auto'; json?: boolean; idle: number },
   command: Command,
 ): Promise<void> {
-  const workspace = openWorkspace(workspaceOption(command.optsWithGlobals<GlobalOptions>()));
+  const workspace = commandWorkspace(command);
   try {
     const store = new RunStore(workspace.db);
     const follower = new RunLogFollower(
