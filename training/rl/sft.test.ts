@@ -106,7 +106,15 @@ describe('cold-start SFT', () => {
     const make = () => new TablePolicy('abcdefgh');
     const turnsOf = (policy: TablePolicy) =>
       Array.from('abcdefgh').map((c) => ({ prompt: [policy.id(c)], response: [policy.id('a')] }));
-    const settings = { epochs: 3, batchSize: 3, learningRate: 1, seed: 2 };
+    // Each step takes a second on the job's clock.
+    let clock = 0;
+    const settings = {
+      epochs: 3,
+      batchSize: 3,
+      learningRate: 1,
+      seed: 2,
+      now: () => clock++ * 500,
+    };
     const straight = make();
     const all = await runSftJob({
       policy: straight,
@@ -145,6 +153,10 @@ describe('cold-start SFT', () => {
     });
     expect(rest.map((m) => m.step)).toEqual([5, 6, 7, 8, 9]);
     expect([...first, ...rest].map((m) => m.loss)).toEqual(all.map((m) => m.loss));
+    // The resumed phase's clock goes on from step 4's time instead of starting again at 0.
+    const times = [...first, ...rest].map((m) => m.elapsedMs);
+    expect(times.every((t, i) => i === 0 || t > (times[i - 1] ?? 0))).toBe(true);
+    expect((rest[0]?.elapsedMs ?? 0) - (first.at(-1)?.elapsedMs ?? 0)).toBe(1000);
     expect(await files.isDone()).toBe(true);
 
     // Killed (here: a throw) after step 5 with checkpoints every 2 steps: step 4's is the last.

@@ -99,9 +99,15 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
   }
   const now = options.now ?? Date.now;
   const files = new JobFiles(options.dir);
-  const began = now();
   const metrics: StepMetrics[] = [];
   const resumeAfter = options.resumeAfter ?? 0;
+  // A resumed phase's clock goes on from its last logged step, as GRPO's does.
+  const elapsedBefore =
+    resumeAfter === 0
+      ? 0
+      : ((await files.readMetrics()).findLast((m) => m.phase === 'sft' && m.step <= resumeAfter)
+          ?.elapsedMs ?? 0);
+  const began = now();
   let step = 0;
   let saved = resumeAfter;
   const checkpoint = async () => {
@@ -141,7 +147,7 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
         step,
         phase: 'sft',
         at,
-        elapsedMs: at - began,
+        elapsedMs: elapsedBefore + (at - began),
         loss,
         gradNorm,
         tokensPerSecond: (tokens / Math.max(at - stepStarted, 1)) * 1000,

@@ -197,6 +197,41 @@ describe('runGrpoJob', () => {
     expect(rest.metrics.map((m) => m.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it("goes on from SFT's clock: the first GRPO step comes after the last SFT step in time", async () => {
+    const files = new JobFiles(dir);
+    const sftLine = (step: number): StepMetrics => ({
+      step,
+      phase: 'sft',
+      at: 1_000 * step,
+      elapsedMs: 60_000 * step,
+      loss: 1,
+      gradNorm: 1,
+      tokensPerSecond: 1,
+      entropy: null,
+      rewardMean: null,
+      rewardMin: null,
+      rewardMax: null,
+      precisionMean: null,
+      recallMean: null,
+      kl: null,
+      clipFraction: null,
+      turnsPerRollout: null,
+      childrenPerRollout: null,
+      groups: [],
+    });
+    await files.appendMetrics(sftLine(1));
+    await files.appendMetrics(sftLine(2));
+    const { metrics } = await runGrpoJob(job(new TablePolicy('xyzab'), dir, { steps: 2 }));
+    expect(metrics.map((m) => m.step)).toEqual([1, 2]);
+    expect(metrics[0]?.elapsedMs).toBeGreaterThanOrEqual(120_000);
+    expect((await files.readMetrics()).map((m) => `${m.phase}${String(m.step)}`)).toEqual([
+      'sft1',
+      'sft2',
+      'grpo1',
+      'grpo2',
+    ]);
+  });
+
   it('validates every N steps and on the last: pass@k and the reward rise, nothing is trained', async () => {
     const policy = new TablePolicy('xyzab');
     const seen: { step: number; validation: boolean }[] = [];

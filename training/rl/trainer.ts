@@ -45,10 +45,12 @@ export async function runGrpoJob<Q extends { id: string }>(
   if (state) await policy.loadCheckpoint(state.checkpoint);
   // Metrics logged after the checkpoint (a kill mid-way) go: those steps run again. A job killed
   // before its first checkpoint starts over from step 1.
-  // SFT's lines (a phase before GRPO's, in the same file) stay in the file, not in this history.
-  const metrics = (await files.rewindTo(state?.step ?? 0)).filter((m) => m.phase === 'grpo');
+  // SFT's lines (a phase before GRPO's, in the same file) stay in the file, not in this history;
+  // GRPO's clock goes on from the last line of either phase.
+  const kept = await files.rewindTo(state?.step ?? 0);
+  const metrics = kept.filter((m) => m.phase === 'grpo');
   const first = (state?.step ?? 0) + 1;
-  const elapsedBefore = metrics.at(-1)?.elapsedMs ?? 0;
+  const elapsedBefore = kept.at(-1)?.elapsedMs ?? 0;
   const began = now();
   let stopped = false;
   for (let step = first; step <= config.steps; step++) {
