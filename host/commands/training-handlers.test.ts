@@ -8,6 +8,7 @@ import { openWorkspace, RunStore, type Workspace } from '../../app/store/index.t
 import { composeEngine } from '../compose/compose.ts';
 import type { Host } from './command-host.ts';
 import { spawnTrainer } from '../children/trainer-process.ts';
+import { sftStepLine } from '../../training/rl/index.ts';
 import type { TrainerStart } from '../../training/rl/trainer-start.ts';
 import { RolloutNotTrainedError } from './train-rollouts.ts';
 import {
@@ -128,26 +129,16 @@ describe('training jobs', () => {
   }, 60_000);
 
   it('counts a job by its GRPO steps: paused in its SFT phase it is paused at step 0', async () => {
-    const line = (step: number) => ({
-      step,
-      phase: 'sft',
-      at: 1,
-      elapsedMs: step,
-      loss: 1,
-      gradNorm: 1,
-      tokensPerSecond: 1,
-      entropy: null,
-      rewardMean: null,
-      rewardMin: null,
-      rewardMax: null,
-      precisionMean: null,
-      recallMean: null,
-      kl: null,
-      clipFraction: null,
-      turnsPerRollout: null,
-      childrenPerRollout: null,
-      groups: [],
-    });
+    const line = (step: number) =>
+      sftStepLine({
+        step,
+        at: 1,
+        elapsedMs: step,
+        loss: 1,
+        gradNorm: 1,
+        tokensPerSecond: 1,
+        entropy: null,
+      });
     // A stand-in trainer that logs three SFT steps (more than the job's GRPO steps) and stops.
     const sftOnly = trainingHandlers(dir, (event) => events.push(event), Date.now, {
       pollMs: 20,

@@ -69,6 +69,7 @@ export {
 export {
   runSftJob,
   selectSftTurns,
+  sftStepLine,
   type SftJobOptions,
   type SftSelection,
   type TeacherRun,

@@ -86,6 +86,29 @@ export function shuffled(n: number, seed: number): number[] {
   return order;
 }
 
+/** An SFT step's metrics line: its own figures, and none of GRPO's. */
+export function sftStepLine(
+  figures: Pick<
+    StepMetrics,
+    'step' | 'at' | 'elapsedMs' | 'loss' | 'gradNorm' | 'tokensPerSecond' | 'entropy'
+  >,
+): StepMetrics {
+  return {
+    ...figures,
+    phase: 'sft',
+    rewardMean: null,
+    rewardMin: null,
+    rewardMax: null,
+    precisionMean: null,
+    recallMean: null,
+    kl: null,
+    clipFraction: null,
+    turnsPerRollout: null,
+    childrenPerRollout: null,
+    groups: [],
+  };
+}
+
 /**
  * Plain SFT: each batch of turns one optimizer step; a checkpoint at the end (then the folder is
  * marked done) and where it is stopped, so a paused phase goes on from there.
@@ -143,26 +166,15 @@ export async function runSftJob(options: SftJobOptions): Promise<StepMetrics[]> 
       });
       const tokens = batch.reduce((n, t) => n + t.response.length, 0);
       const at = now();
-      const line: StepMetrics = {
+      const line = sftStepLine({
         step,
-        phase: 'sft',
         at,
         elapsedMs: elapsedBefore + (at - began),
         loss,
         gradNorm,
         tokensPerSecond: (tokens / Math.max(at - stepStarted, 1)) * 1000,
         entropy: Number.isNaN(scored.entropy) ? null : scored.entropy,
-        rewardMean: null,
-        rewardMin: null,
-        rewardMax: null,
-        precisionMean: null,
-        recallMean: null,
-        kl: null,
-        clipFraction: null,
-        turnsPerRollout: null,
-        childrenPerRollout: null,
-        groups: [],
-      };
+      });
       await files.appendMetrics(line);
       await options.alsoLogTo?.appendMetrics(line);
       metrics.push(line);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StepMetrics } from '../../app/api/index.ts';
 import { JobFiles } from './job-files.ts';
+import { sftStepLine } from './sft.ts';
 import {
   TablePolicy,
   toyEnvironment,
@@ -199,26 +200,16 @@ describe('runGrpoJob', () => {
 
   it("goes on from SFT's clock: the first GRPO step comes after the last SFT step in time", async () => {
     const files = new JobFiles(dir);
-    const sftLine = (step: number): StepMetrics => ({
-      step,
-      phase: 'sft',
-      at: 1_000 * step,
-      elapsedMs: 60_000 * step,
-      loss: 1,
-      gradNorm: 1,
-      tokensPerSecond: 1,
-      entropy: null,
-      rewardMean: null,
-      rewardMin: null,
-      rewardMax: null,
-      precisionMean: null,
-      recallMean: null,
-      kl: null,
-      clipFraction: null,
-      turnsPerRollout: null,
-      childrenPerRollout: null,
-      groups: [],
-    });
+    const sftLine = (step: number) =>
+      sftStepLine({
+        step,
+        at: 1_000 * step,
+        elapsedMs: 60_000 * step,
+        loss: 1,
+        gradNorm: 1,
+        tokensPerSecond: 1,
+        entropy: null,
+      });
     await files.appendMetrics(sftLine(1));
     await files.appendMetrics(sftLine(2));
     const { metrics } = await runGrpoJob(job(new TablePolicy('xyzab'), dir, { steps: 2 }));
