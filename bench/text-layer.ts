@@ -8,24 +8,17 @@
 // the spaces of a justified line are each stretched by the line's own amount, which a span's text
 // does not carry.
 // Usage: node bench/text-layer.ts   (Debian's Chromium, poppler-utils)
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser } from '../e2e/harness.ts';
+import { agreement, isWord, popplerTokens, type Agreement, type Box } from '../e2e/word-boxes.ts';
 import { highlightBoxes } from '../app/papers/highlight.ts';
 import { PaperLibrary } from '../app/papers/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 
-interface Box {
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 type Pages = Box[][];
 
 const papersDir = new URL('../../shared/data/papers/', import.meta.url).pathname;
@@ -77,32 +70,6 @@ async function pdfiumWords(): Promise<Map<string, Pages>> {
   return result;
 }
 
-/** Poppler's tokens of each page, and its words of three letters or more (pdftotext -bbox). */
-function popplerReading(file: string): { words: Pages; tokens: Pages } {
-  const html = execFileSync('pdftotext', ['-q', '-bbox', join(papersDir, file), '-'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
-  const tokens = html
-    .split('<page ')
-    .slice(1)
-    .map((page) =>
-      [
-        ...page.matchAll(
-          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
-        ),
-      ].map((m) => ({
-        text: m[5] ?? '',
-        x: Number(m[1]),
-        y: Number(m[2]),
-        width: Number(m[3]) - Number(m[1]),
-        height: Number(m[4]) - Number(m[2]),
-      })),
-    );
-  const words = tokens.map((page) => page.filter((box) => /^\p{L}{3,}$/u.test(box.text)));
-  return { words, tokens };
-}
-
 /**
  * The best a layer made as pdf.js makes it could do: the text layer's own spans (pdf.js' items,
  * placed exactly), each holding poppler's tokens at their true glyph widths with the font's own
@@ -134,7 +101,7 @@ function idealLayer(spans: Box[], tokens: Box[]): Box[] {
     inside.forEach((token, index) => {
       const x = span.x + stretch * (before + index * space);
       before += token.width;
-      if (/^\p{L}{3,}$/u.test(token.text))
+      if (isWord(token.text))
         laid.push({ ...token, x, width: span.x + stretch * (before + index * space) - x });
     });
   }
@@ -239,34 +206,9 @@ async function textLayerWords(): Promise<Map<string, LayerPage[]>> {
   return result;
 }
 
-interface Agreement {
-  words: number;
-  found: number;
-  within: number;
-}
-
-/** Of `ours`' words, how many the reference has overlapping (found), and of those within 2 pt. */
-function agreement(ours: Pages, reference: Pages, sum: Agreement): Agreement {
-  const result = { words: 0, found: 0, within: 0 };
-  ours.forEach((page, index) => {
-    const other = reference[index] ?? [];
-    for (const box of page) {
-      if (!other.some((candidate) => candidate.text === box.text)) continue;
-      result.words++;
-      const same = other.find(
-        (candidate) =>
-          candidate.text === box.text &&
-          Math.min(candidate.x + candidate.width, box.x + box.width) >
-            Math.max(candidate.x, box.x) &&
-          Math.min(candidate.y + candidate.height, box.y + box.height) >
-            Math.max(candidate.y, box.y),
-      );
-      if (!same) continue;
-      result.found++;
-      if (Math.abs(same.x - box.x) <= 2 && Math.abs(same.x + same.width - (box.x + box.width)) <= 2)
-        result.within++;
-    }
-  });
+/** Adds one paper's agreement to the running total, and returns it. */
+function agreeing(ours: Pages, reference: Pages, sum: Agreement): Agreement {
+  const result = agreement(ours.map((page, index) => [page, reference[index] ?? []] as const));
   sum.words += result.words;
   sum.found += result.found;
   sum.within += result.within;
@@ -285,16 +227,17 @@ const totals = {
 };
 let worstOnLayer = 100;
 for (const file of files) {
-  const poppler = popplerReading(file);
+  const tokens = popplerTokens(join(papersDir, file));
+  const popplerWords = tokens.map((page) => page.filter((box) => isWord(box.text)));
   const ours = pdfium.get(file) ?? [];
   const layerReading = layer.get(file) ?? [];
   const layerPages = layerReading.map((page) => page.words);
-  const onLayer = agreement(ours, layerPages, totals.pdfiumOnLayer);
-  const onGlyphs = agreement(ours, poppler.words, totals.pdfiumOnPoppler);
-  const layerOnGlyphs = agreement(layerPages, poppler.words, totals.layerOnPoppler);
-  const ideal = agreement(
-    layerReading.map((page, index) => idealLayer(page.spans, poppler.tokens[index] ?? [])),
-    poppler.words,
+  const onLayer = agreeing(ours, layerPages, totals.pdfiumOnLayer);
+  const onGlyphs = agreeing(ours, popplerWords, totals.pdfiumOnPoppler);
+  const layerOnGlyphs = agreeing(layerPages, popplerWords, totals.layerOnPoppler);
+  const ideal = agreeing(
+    layerReading.map((page, index) => idealLayer(page.spans, tokens[index] ?? [])),
+    popplerWords,
     totals.idealOnPoppler,
   );
   worstOnLayer = Math.min(worstOnLayer, pct(onLayer.within, onLayer.found));

@@ -2,7 +2,6 @@
 // CC-BY PDFs and a non-PDF through the file input, read a paper beside its PDF, highlight a span of
 // its text on the right PDF page (by selection and by ?hl= link), search the set, open the map (by
 // TF-IDF, then by sentence embeddings once a local model, written by the test, is set in Settings).
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { writeTinyModel } from '../app/papers/embed/fixtures/tiny-model.ts';
 import { PaperLibrary } from '../app/papers/index.ts';
 import { openWorkspace } from '../app/store/index.ts';
 import { screenshot, openApp, type OpenedApp } from './harness.ts';
+import { agreement, isWord, popplerTokens, type Agreement, type Box } from './word-boxes.ts';
 
 /** A shared paper as a file to set on the input (playwright takes paths or buffers, not both). */
 const sharedPaper = (name: string) => ({
@@ -80,14 +80,6 @@ async function drawnUnderHighlight(): Promise<void> {
     .waitFor();
 }
 
-interface Box {
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
 const s2orcPath = new URL(
   '../../shared/data/papers/2020.acl-main.447_arXiv-1911.02782_S2ORC.pdf',
   import.meta.url,
@@ -127,49 +119,10 @@ async function textLayerWords(pageIndex: number): Promise<Box[]> {
 }
 
 /** Poppler's words of letters alone on a page (pdftotext -bbox). */
-function popplerWords(file: string, pageIndex: number): Box[] {
-  const page = String(pageIndex + 1);
-  const html = execFileSync('pdftotext', ['-q', '-bbox', '-f', page, '-l', page, file, '-'], {
-    encoding: 'utf8',
-  });
-  return [
-    ...html.matchAll(
-      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(\p{L}{3,})<\/word>/gu,
-    ),
-  ].map((m) => ({
-    text: m[5] ?? '',
-    x: Number(m[1]),
-    y: Number(m[2]),
-    width: Number(m[3]) - Number(m[1]),
-    height: Number(m[4]) - Number(m[2]),
-  }));
-}
+const popplerWords = (file: string, pageIndex: number): Box[] =>
+  (popplerTokens(file, pageIndex)[0] ?? []).filter((box) => isWord(box.text));
 
-/** Of `ours`' words, how many the reference has overlapping (found), and of those within 2 pt. */
-function agreement(pages: [Box[], Box[]][]): { words: number; found: number; within: number } {
-  const result = { words: 0, found: 0, within: 0 };
-  for (const [ours, reference] of pages)
-    for (const word of ours) {
-      if (!reference.some((other) => other.text === word.text)) continue;
-      result.words++;
-      const same = reference.find(
-        (other) =>
-          other.text === word.text &&
-          Math.min(other.x + other.width, word.x + word.width) > Math.max(other.x, word.x) &&
-          Math.min(other.y + other.height, word.y + word.height) > Math.max(other.y, word.y),
-      );
-      if (!same) continue;
-      result.found++;
-      if (
-        Math.abs(same.x - word.x) <= 2 &&
-        Math.abs(same.x + same.width - (word.x + word.width)) <= 2
-      )
-        result.within++;
-    }
-  return result;
-}
-
-const describeAgreement = ({ words, found, within }: ReturnType<typeof agreement>) =>
+const describeAgreement = ({ words, found, within }: Agreement) =>
   `${String(found)} of ${String(words)} on their word, ${((100 * within) / found).toFixed(1)}% of those within 2 pt`;
 
 describe('papers view', () => {
