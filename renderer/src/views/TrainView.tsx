@@ -5,6 +5,7 @@
 import { useCallback, useState } from 'react';
 import type { StepMetrics, TrainJob } from '../../../app/api/index.ts';
 import { useApi } from '../api/ApiContext.tsx';
+import { Choice } from './fields.tsx';
 import { useEngineQuery } from './papers/use-engine-query.ts';
 import { useUrlParams } from './use-url-params.ts';
 import { ClusterPanel } from './train/ClusterPanel.tsx';
@@ -17,6 +18,12 @@ import { TrainChart, type ChartJob } from './train/TrainChart.tsx';
 import { useTrainJob, type TrainJobState } from './train/useTrainJob.ts';
 import '../styles/papers.css';
 import '../styles/train.css';
+
+const axisChoices: readonly { value: XAxis; label: string }[] = [
+  { value: 'step', label: 'step' },
+  { value: 'relative', label: 'time since start' },
+  { value: 'wall', label: 'wall time' },
+];
 
 // Where the view stands lives in the URL: `go` sets or clears some keys, `pick` the picked step.
 function useTrainParams() {
@@ -260,37 +267,27 @@ function ChartControls(props: {
         />
         <output>{props.strength.toFixed(2)}</output>
       </label>
-      <label>
-        x axis
-        <select
-          value={props.axis}
-          onChange={(e) => {
-            props.onAxis(e.target.value as XAxis);
-          }}
-          data-testid="train-axis"
-        >
-          <option value="step">step</option>
-          <option value="relative">time since start</option>
-          <option value="wall">wall time</option>
-        </select>
-      </label>
-      <label>
-        compare with
-        <select
-          value={props.compareId ?? ''}
-          onChange={(e) => {
-            props.onCompare(e.target.value === '' ? null : e.target.value);
-          }}
-          data-testid="train-compare"
-        >
-          <option value="">none</option>
-          {props.others.map((other) => (
-            <option key={other.id} value={other.id}>
-              {other.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choice
+        label="x axis"
+        value={props.axis}
+        options={axisChoices}
+        onChange={(axis) => {
+          props.onAxis(axis as XAxis);
+        }}
+        testId="train-axis"
+      />
+      <Choice
+        label="compare with"
+        value={props.compareId ?? ''}
+        options={[
+          { value: '', label: 'none' },
+          ...props.others.map((other) => ({ value: other.id, label: other.name })),
+        ]}
+        onChange={(id) => {
+          props.onCompare(id === '' ? null : id);
+        }}
+        testId="train-compare"
+      />
     </div>
   );
 }
